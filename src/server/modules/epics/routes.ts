@@ -221,8 +221,9 @@ function sendList(request: FastifyRequest, reply: FastifyReply, group: Namespace
 
 /** Epics (PREMIUM): CRUD, epic issues, child epics, subscriptions, to-dos and award emoji. */
 const epics: FastifyPluginAsyncTypebox = async (app) => {
+  const epicList = { 200: Type.Array(Api.Epic) }
   for (const prefix of ['/groups/:id/epics', '/groups/:id/-/epics']) {
-    app.get(prefix, { schema: { params: IdParams } }, async (request, reply) => {
+    app.get(prefix, { schema: { params: IdParams, response: epicList } }, async (request, reply) => {
       requireEpicsFeature(callerOf(request))
       return sendList(request, reply, loadGroup(request, request.params.id))
     })
@@ -425,15 +426,19 @@ const epics: FastifyPluginAsyncTypebox = async (app) => {
   // ---- Subscriptions and to-dos.
 
   for (const action of ['subscribe', 'unsubscribe'] as const) {
-    app.post(`/groups/:id/epics/:epic_iid/${action}`, { schema: { params: EpicParams } }, async (request, reply) => {
-      const { user, group, epic } = epicOf(request)
-      const db = request.server.burrow.db
-      const subscribed = isSubscribed(db, 'Epic', epic.id, user.id, epicParticipantIds(db, epic))
-      if (subscribed === (action === 'subscribe')) throw notModified()
-      if (action === 'subscribe') subscribe(db, 'Epic', epic.id, user.id, null)
-      else unsubscribe(db, 'Epic', epic.id, user.id, null)
-      return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
-    })
+    app.post(
+      `/groups/:id/epics/:epic_iid/${action}`,
+      { schema: { params: EpicParams, response: { 201: Api.Epic } } },
+      async (request, reply) => {
+        const { user, group, epic } = epicOf(request)
+        const db = request.server.burrow.db
+        const subscribed = isSubscribed(db, 'Epic', epic.id, user.id, epicParticipantIds(db, epic))
+        if (subscribed === (action === 'subscribe')) throw notModified()
+        if (action === 'subscribe') subscribe(db, 'Epic', epic.id, user.id, null)
+        else unsubscribe(db, 'Epic', epic.id, user.id, null)
+        return reply.code(201).send(presentEpic(callerOf(request), epic, origin(group)))
+      },
+    )
   }
 
   app.post(

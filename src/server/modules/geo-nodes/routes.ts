@@ -90,8 +90,9 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   // `/statuses` is where @gitbeaker/rest asks for the same list.
+  const statusList = { 200: Type.Array(Api.GeoNodeStatus) }
   for (const path of ['/geo_nodes/status', '/geo_nodes/statuses']) {
-    app.get(path, { schema: { querystring: PageQuery } }, async (request, reply) => {
+    app.get(path, { schema: { querystring: PageQuery, response: statusList } }, async (request, reply) => {
       requireAdmin(request)
       const page = pageOf(request.query)
       const { rows, total } = listGeoNodes(ctx.db, { limit: page.perPage, offset: page.offset })

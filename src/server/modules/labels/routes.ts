@@ -157,20 +157,30 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
   const base = `/${place.segment}/:id/labels`
 
   return async (app) => {
-    app.get(base, { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
-      const container = place.load(request, request.params.id)
-      const page = pageOf(request.query)
-      const scope = place.visible(request, container, request.query)
-      const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, {
-        limit: page.perPage,
-        offset: page.offset,
-      })
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return presentLabels(callerOf(request), rows, {
-        withCounts: request.query.with_counts === true,
-        forProject: place.forProject,
-      })
-    })
+    app.get(
+      base,
+      {
+        schema: {
+          params: IdParams,
+          querystring: ListQuery,
+          response: { 200: Type.Array(Api.Label) },
+        },
+      },
+      async (request, reply) => {
+        const container = place.load(request, request.params.id)
+        const page = pageOf(request.query)
+        const scope = place.visible(request, container, request.query)
+        const { rows, total } = listLabels(request.server.burrow.db, scope, request.query.search || undefined, {
+          limit: page.perPage,
+          offset: page.offset,
+        })
+        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+        return presentLabels(callerOf(request), rows, {
+          withCounts: request.query.with_counts === true,
+          forProject: place.forProject,
+        })
+      },
+    )
 
     app.get(
       `${base}/:label_id`,
@@ -185,16 +195,20 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       },
     )
 
-    app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-      const container = managed(request, request.params.id)
-      const label = createLabel(
-        callerOf(request),
-        place.owner(container),
-        place.visible(request, container, {}),
-        params(request.body),
-      )
-      return reply.code(201).send(one(request, label, place.forProject))
-    })
+    app.post(
+      base,
+      { schema: { params: IdParams, body: CreateBody, response: { 201: Api.Label } } },
+      async (request, reply) => {
+        const container = managed(request, request.params.id)
+        const label = createLabel(
+          callerOf(request),
+          place.owner(container),
+          place.visible(request, container, {}),
+          params(request.body),
+        )
+        return reply.code(201).send(one(request, label, place.forProject))
+      },
+    )
 
     app.put(
       `${base}/:label_id`,

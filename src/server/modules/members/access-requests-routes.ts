@@ -31,31 +31,40 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     const base = `/${kind}/:id/access_requests`
 
     // Pending requests are visible to those who could approve them.
-    app.get(base, { schema: { params: SourceParams, querystring: PageQuery } }, async (request, reply) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      requireManageMembers(callerOf(request), source)
-      const page = pageOf(request.query)
-      const baseUrl = callerOf(request).baseUrl
-      const { rows, total } = listAccessRequests(callerOf(request).db, source.ref, {
-        limit: page.perPage,
-        offset: page.offset,
-      })
-      setPageHeaders(request, reply, baseUrl, page, total)
-      return rows.map((r) => accessRequestEntity(r.user, r.request, baseUrl))
-    })
+    const requestList = { 200: Type.Array(Api.AccessRequest) }
+    app.get(
+      base,
+      { schema: { params: SourceParams, querystring: PageQuery, response: requestList } },
+      async (request, reply) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        requireManageMembers(callerOf(request), source)
+        const page = pageOf(request.query)
+        const baseUrl = callerOf(request).baseUrl
+        const { rows, total } = listAccessRequests(callerOf(request).db, source.ref, {
+          limit: page.perPage,
+          offset: page.offset,
+        })
+        setPageHeaders(request, reply, baseUrl, page, total)
+        return rows.map((r) => accessRequestEntity(r.user, r.request, baseUrl))
+      },
+    )
 
-    app.post(base, { schema: { params: SourceParams } }, async (request, reply) => {
-      const user = currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const db = callerOf(request).db
-      const enabled = source.project ? source.project.request_access_enabled : source.group?.request_access_enabled
-      // GitLab's request_access policy: only for people without access, and only where enabled.
-      if (!enabled || callerLevel(callerOf(request), source) > AccessLevel.NO_ACCESS) throw forbidden()
-      if (findAccessRequest(db, source.ref, user.id)) throw validationFailed({ user: ['already exists in source'] })
-      const created = insertAccessRequest(db, source.ref, user.id)
-      return reply.code(201).send(accessRequestEntity(user, created, callerOf(request).baseUrl))
-    })
+    app.post(
+      base,
+      { schema: { params: SourceParams, response: { 201: Api.AccessRequest } } },
+      async (request, reply) => {
+        const user = currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const db = callerOf(request).db
+        const enabled = source.project ? source.project.request_access_enabled : source.group?.request_access_enabled
+        // GitLab's request_access policy: only for people without access, and only where enabled.
+        if (!enabled || callerLevel(callerOf(request), source) > AccessLevel.NO_ACCESS) throw forbidden()
+        if (findAccessRequest(db, source.ref, user.id)) throw validationFailed({ user: ['already exists in source'] })
+        const created = insertAccessRequest(db, source.ref, user.id)
+        return reply.code(201).send(accessRequestEntity(user, created, callerOf(request).baseUrl))
+      },
+    )
 
     app.put(
       `${base}/:user_id/approve`,

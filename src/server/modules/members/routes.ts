@@ -113,37 +113,46 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
   return async (app) => {
     const base = `/${kind}/:id/members`
 
-    app.get(base, { schema: { params: SourceParams, querystring: ListQuery } }, async (request, reply) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const params = request.query
-      const page = pageOf(params)
-      const { rows, total } =
-        request.query.state === 'awaiting'
-          ? { rows: [], total: 0 }
-          : listDirectMembers(callerOf(request).db, source.ref, filterOf(params), {
-              limit: page.perPage,
-              offset: page.offset,
-            })
-      setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
-      return serialize(request, rows)
-    })
+    const memberList = { 200: Type.Array(Api.Member) }
+    app.get(
+      base,
+      { schema: { params: SourceParams, querystring: ListQuery, response: memberList } },
+      async (request, reply) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const params = request.query
+        const page = pageOf(params)
+        const { rows, total } =
+          request.query.state === 'awaiting'
+            ? { rows: [], total: 0 }
+            : listDirectMembers(callerOf(request).db, source.ref, filterOf(params), {
+                limit: page.perPage,
+                offset: page.offset,
+              })
+        setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
+        return serialize(request, rows)
+      },
+    )
 
-    app.get(`${base}/all`, { schema: { params: SourceParams, querystring: ListQuery } }, async (request, reply) => {
-      currentUser(request)
-      const source = loadSource(request, kind, request.params.id)
-      const params = request.query
-      const page = pageOf(params)
-      const { rows, total } =
-        request.query.state === 'awaiting'
-          ? { rows: [], total: 0 }
-          : listEffectiveMembers(callerOf(request).db, source.ref, filterOf(params), {
-              limit: page.perPage,
-              offset: page.offset,
-            })
-      setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
-      return serialize(request, rows)
-    })
+    app.get(
+      `${base}/all`,
+      { schema: { params: SourceParams, querystring: ListQuery, response: memberList } },
+      async (request, reply) => {
+        currentUser(request)
+        const source = loadSource(request, kind, request.params.id)
+        const params = request.query
+        const page = pageOf(params)
+        const { rows, total } =
+          request.query.state === 'awaiting'
+            ? { rows: [], total: 0 }
+            : listEffectiveMembers(callerOf(request).db, source.ref, filterOf(params), {
+                limit: page.perPage,
+                offset: page.offset,
+              })
+        setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
+        return serialize(request, rows)
+      },
+    )
 
     app.get(
       `${base}/:user_id`,
@@ -169,7 +178,8 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
       },
     )
 
-    app.post(base, { schema: { params: SourceParams, body: AddBody } }, async (request, reply) => {
+    const added = { 201: Type.Union([Api.Member, Api.MemberBatchResult]) }
+    app.post(base, { schema: { params: SourceParams, body: AddBody, response: added } }, async (request, reply) => {
       currentUser(request)
       const source = loadSource(request, kind, request.params.id)
       if (!canManageMembers(callerOf(request), source)) throw forbidden()

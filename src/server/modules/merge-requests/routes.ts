@@ -725,7 +725,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
   ] as const) {
     app.post(
       `/projects/:id/merge_requests/:merge_request_iid/${action}`,
-      { schema: { params: MrParams } },
+      { schema: { params: MrParams, response: { 201: Api.MergeRequestDetail } } },
       async (request, reply) => {
         const user = currentUser(request)
         const project = loadMrProject(request, request.params.id)

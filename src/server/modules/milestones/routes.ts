@@ -130,12 +130,16 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
       },
     )
 
-    app.post(base, { schema: { params: IdParams, body: CreateBody } }, async (request, reply) => {
-      const user = currentUser(request)
-      const owner = load(request, request.params.id, ADMIN_MILESTONE)
-      const row = createMilestone(callerOf(request), owner, request.body, user.id)
-      return reply.code(201).send(presentMilestones(callerOf(request), [row])[0])
-    })
+    app.post(
+      base,
+      { schema: { params: IdParams, body: CreateBody, response: { 201: Api.Milestone } } },
+      async (request, reply) => {
+        const user = currentUser(request)
+        const owner = load(request, request.params.id, ADMIN_MILESTONE)
+        const row = createMilestone(callerOf(request), owner, request.body, user.id)
+        return reply.code(201).send(presentMilestones(callerOf(request), [row])[0])
+      },
+    )
 
     app.put(
       `${base}/:milestone_id`,
@@ -160,10 +164,17 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
       return reply.code(204).send()
     })
 
+    const itemLists = { issues: Type.Array(Api.Issue), merge_requests: Type.Array(Api.MergeRequest) }
     for (const kind of ['issues', 'merge_requests'] as const) {
       app.get(
         `${base}/:milestone_id/${kind}`,
-        { schema: { params: MilestoneParams, querystring: PageQuery } },
+        {
+          schema: {
+            params: MilestoneParams,
+            querystring: PageQuery,
+            response: { 200: itemLists[kind] },
+          },
+        },
         async (request, reply) => {
           const owner = load(request, request.params.id)
           const milestone = ownMilestone(request, owner, request.params.milestone_id)

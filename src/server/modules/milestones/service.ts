@@ -1,3 +1,5 @@
+import type { Issue } from '../../../shared/api/issue'
+import type { MergeRequest } from '../../../shared/api/merge-request'
 import type { BurndownEvent } from '../../../shared/api/milestone'
 import type { Caller } from '../../platform/caller'
 import type { Db } from '../../platform/db/connection'
@@ -232,7 +234,7 @@ export function milestoneItems(
   milestone: MilestoneRow,
   kind: 'issues' | 'merge_requests',
   page: { readonly limit: number; readonly offset: number },
-): { rows: Readonly<Record<string, unknown>>[]; total: number } {
+): { rows: Issue[] | MergeRequest[]; total: number } {
   if (kind === 'issues') return milestoneIssues(caller, milestone, page)
   return milestoneMergeRequests(caller, milestone, page)
 }

@@ -4,7 +4,7 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { discussionNotes, listDiscussions, type NoteRow, type NoteScope } from './queries'
-import { discussionEntities } from './entity'
+import { commandsResultEntity, discussionEntities } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { badRequest, missingParam, notFound, paramError } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
@@ -85,19 +85,23 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
     const discussionParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID })
     const noteParams = paramsSchema(kind, { discussion_id: DISCUSSION_ID, note_id: Type.Integer() })
 
-    app.get(base, { schema: { params: paramsSchema(kind), querystring: PageQuery } }, async (request, reply) => {
-      const noteable = await loadDiscussionNoteable(request, kind, request.params)
-      const page = pageOf(request.query)
-      // System notes about items the caller cannot see are left out, and with them their one-note discussions.
-      const { discussions: threads, total } = listDiscussions(
-        request.server.burrow.db,
-        await readableDiscussionScope(callerOf(request), noteable),
-        page.perPage,
-        page.offset,
-      )
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return discussionEntities(threads, presentNotes(request, noteable, threads.flat()))
-    })
+    app.get(
+      base,
+      { schema: { params: paramsSchema(kind), querystring: PageQuery, response: { 200: Type.Array(Api.Discussion) } } },
+      async (request, reply) => {
+        const noteable = await loadDiscussionNoteable(request, kind, request.params)
+        const page = pageOf(request.query)
+        // System notes about items the caller cannot see are left out, and with them their one-note discussions.
+        const { discussions: threads, total } = listDiscussions(
+          request.server.burrow.db,
+          await readableDiscussionScope(callerOf(request), noteable),
+          page.perPage,
+          page.offset,
+        )
+        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+        return discussionEntities(threads, presentNotes(request, noteable, threads.flat()))
+      },
+    )
 
     app.get(
       `${base}/:discussion_id`,
@@ -113,34 +117,42 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
       },
     )
 
-    app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
-      currentUser(request)
-      const noteable = await loadDiscussionNoteable(request, kind, request.params)
-      const body = request.body
-      const options = {
-        createdAt: body.created_at,
-        internal: body.internal ?? body.confidential,
-        quickActionParams: quickActionParamsOf(body),
-      }
-      // Positions are taken where notes have a diff, merge requests and commits (elsewhere GitLab has
-      // no such parameter and ignores it); a position that is not a hash is refused by createDiffDiscussion.
-      const position = noteable.checkDiffPosition ? (positionInput(body) ?? body.position) : undefined
-      const created =
-        position === undefined
-          ? createNote(callerOf(request), noteable, body.body, { ...options, thread: true })
-          : await createDiffDiscussion(callerOf(request), noteable, {
-              ...options,
-              body: body.body,
-              position,
-              commitId: body.commit_id,
-            })
-      const result = await settleQuickActions(created)
-      if (result.kind === 'commands') {
-        const out = sendCreated(request, noteable, result)
-        return reply.code(out.code).send(out.body)
-      }
-      return reply.code(201).send(presentDiscussion(request, noteable, [result.note]))
-    })
+    app.post(
+      base,
+      {
+        schema: {
+          params: paramsSchema(kind),
+          body: CreateBody,
+          response: { 201: Api.Discussion, 202: Api.NoteCommandsResult },
+        },
+      },
+      async (request, reply) => {
+        currentUser(request)
+        const noteable = await loadDiscussionNoteable(request, kind, request.params)
+        const body = request.body
+        const options = {
+          createdAt: body.created_at,
+          internal: body.internal ?? body.confidential,
+          quickActionParams: quickActionParamsOf(body),
+        }
+        // Positions are taken where notes have a diff, merge requests and commits (elsewhere GitLab has
+        // no such parameter and ignores it); a position that is not a hash is refused by createDiffDiscussion.
+        const position = noteable.checkDiffPosition ? (positionInput(body) ?? body.position) : undefined
+        const created =
+          position === undefined
+            ? createNote(callerOf(request), noteable, body.body, { ...options, thread: true })
+            : await createDiffDiscussion(callerOf(request), noteable, {
+                ...options,
+                body: body.body,
+                position,
+                commitId: body.commit_id,
+              })
+        const result = await settleQuickActions(created)
+        if (result.kind === 'commands')
+          return reply.code(202).send(commandsResultEntity(result.commandsChanges, result.summary))
+        return reply.code(201).send(presentDiscussion(request, noteable, [result.note]))
+      },
+    )
 
     app.post(
       `${base}/:discussion_id/notes`,

@@ -65,6 +65,9 @@ export function loadNote(request: FastifyRequest, noteable: Noteable, noteId: nu
   return note
 }
 
+/** What `sendCreated` answers: the note made, or (202) what a note made only of quick actions changed. */
+const CREATED_NOTE_RESPONSES = { 201: Api.Note, 202: Api.NoteCommandsResult }
+
 /** A create answer: 201 with the note, or 202 with what a commands-only note did. */
 export type CreatedAnswer =
   { readonly code: 201; readonly body: Api.Note } | { readonly code: 202; readonly body: Api.NoteCommandsResult }
@@ -109,22 +112,32 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
     const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/notes`
     const noteParams = paramsSchema(kind, { note_id: Type.Integer() })
 
-    app.get(base, { schema: { params: paramsSchema(kind), querystring: ListQuery } }, async (request, reply) => {
-      const noteable = loadNoteable(request, kind, request.params)
-      const q = request.query
-      const page = pageOf(request.query)
-      const { rows, total } = readableNotesPage(
-        callerOf(request),
-        noteable,
-        {
-          system: ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes'],
-          order: { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
+    app.get(
+      base,
+      {
+        schema: {
+          params: paramsSchema(kind),
+          querystring: ListQuery,
+          response: { 200: Type.Array(Api.Note) },
         },
-        { limit: page.perPage, offset: page.offset },
-      )
-      setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
-      return presentNotes(request, noteable, rows)
-    })
+      },
+      async (request, reply) => {
+        const noteable = loadNoteable(request, kind, request.params)
+        const q = request.query
+        const page = pageOf(request.query)
+        const { rows, total } = readableNotesPage(
+          callerOf(request),
+          noteable,
+          {
+            system: ACTIVITY_FILTERS[q.activity_filter ?? 'all_notes'],
+            order: { by: q.order_by ?? 'created_at', sort: q.sort ?? 'desc' },
+          },
+          { limit: page.perPage, offset: page.offset },
+        )
+        setPageHeaders(request, reply, request.server.burrow.baseUrl(request), page, total)
+        return presentNotes(request, noteable, rows)
+      },
+    )
 
     app.get(`${base}/:note_id`, { schema: { params: noteParams, response: { 200: Api.Note } } }, async (request) => {
       const noteable = loadNoteable(request, kind, request.params)
@@ -132,20 +145,24 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
       return presentNotes(request, noteable, [note])[0]
     })
 
-    app.post(base, { schema: { params: paramsSchema(kind), body: CreateBody } }, async (request, reply) => {
-      currentUser(request)
-      const noteable = loadNoteable(request, kind, request.params)
-      const body = request.body
-      const result = await settleQuickActions(
-        createNote(callerOf(request), noteable, body.body, {
-          createdAt: body.created_at,
-          internal: body.internal ?? body.confidential,
-          quickActionParams: quickActionParamsOf(body),
-        }),
-      )
-      const out = sendCreated(request, noteable, result)
-      return reply.code(out.code).send(out.body)
-    })
+    app.post(
+      base,
+      { schema: { params: paramsSchema(kind), body: CreateBody, response: CREATED_NOTE_RESPONSES } },
+      async (request, reply) => {
+        currentUser(request)
+        const noteable = loadNoteable(request, kind, request.params)
+        const body = request.body
+        const result = await settleQuickActions(
+          createNote(callerOf(request), noteable, body.body, {
+            createdAt: body.created_at,
+            internal: body.internal ?? body.confidential,
+            quickActionParams: quickActionParamsOf(body),
+          }),
+        )
+        const out = sendCreated(request, noteable, result)
+        return reply.code(out.code).send(out.body)
+      },
+    )
 
     app.put(
       `${base}/:note_id`,

@@ -244,29 +244,38 @@ const projects: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
+  const projectAnswer = { 201: Api.Project }
   for (const [verb, archived] of [
     ['archive', true],
     ['unarchive', false],
   ] as const) {
-    app.post(`/projects/:id/${verb}`, { schema: { params: IdParams } }, async (request, reply) => {
-      // GitLab archives and unarchives for the project's owners and administrators only.
-      const project = loadProject(request, request.params.id, AccessLevel.OWNER)
-      const caller = callerOf(request)
-      return reply.code(201).send(presentProject(caller, setProjectArchived(caller, project, archived)))
-    })
+    app.post(
+      `/projects/:id/${verb}`,
+      { schema: { params: IdParams, response: projectAnswer } },
+      async (request, reply) => {
+        // GitLab archives and unarchives for the project's owners and administrators only.
+        const project = loadProject(request, request.params.id, AccessLevel.OWNER)
+        const caller = callerOf(request)
+        return reply.code(201).send(presentProject(caller, setProjectArchived(caller, project, archived)))
+      },
+    )
   }
 
   for (const [verb, starred] of [
     ['star', true],
     ['unstar', false],
   ] as const) {
-    app.post(`/projects/:id/${verb}`, { schema: { params: IdParams } }, async (request, reply) => {
-      currentUser(request)
-      const project = loadProject(request, request.params.id)
-      const caller = callerOf(request)
-      setProjectStarred(caller, project, starred)
-      return reply.code(201).send(presentProject(caller, project))
-    })
+    app.post(
+      `/projects/:id/${verb}`,
+      { schema: { params: IdParams, response: projectAnswer } },
+      async (request, reply) => {
+        currentUser(request)
+        const project = loadProject(request, request.params.id)
+        const caller = callerOf(request)
+        setProjectStarred(caller, project, starred)
+        return reply.code(201).send(presentProject(caller, project))
+      },
+    )
   }
 
   app.get(

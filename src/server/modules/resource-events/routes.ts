@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type TSchema } from 'typebox'
+import * as Api from '../../../shared/api/index'
 import { milestonesById } from '../issues'
 import { findLabelById, type LabelRow } from '../labels'
 import type { MilestoneRow } from '../milestones'
@@ -33,6 +34,8 @@ interface EventFamily {
   readonly segments: readonly NoteableKind['segment'][]
   /** GitLab types `event_id` as an integer for state events (400 when it is not), a string elsewhere (404). */
   readonly integerId: boolean
+  /** The wire schema of one event. */
+  readonly schema: TSchema
   /** Which events the caller may see, in order, and how each is shown. */
   present(
     request: FastifyRequest,
@@ -66,6 +69,7 @@ function canReadOwner(
 const labelEvents: EventFamily = {
   table: 'resource_label_events',
   model: 'ResourceLabelEvent',
+  schema: Api.ResourceLabelEvent,
   segments: ['issues', 'merge_requests', 'epics'],
   integerId: false,
   present(request, rows) {
@@ -89,6 +93,7 @@ const labelEvents: EventFamily = {
 const milestoneEvents: EventFamily = {
   table: 'resource_milestone_events',
   model: 'ResourceMilestoneEvent',
+  schema: Api.ResourceMilestoneEvent,
   segments: ['issues', 'merge_requests'],
   integerId: false,
   present(request, rows) {
@@ -116,6 +121,7 @@ const milestoneEvents: EventFamily = {
 const stateEvents: EventFamily = {
   table: 'resource_state_events',
   model: 'ResourceStateEvent',
+  schema: Api.ResourceStateEvent,
   segments: ['issues', 'merge_requests', 'epics'],
   integerId: true,
   present(request, rows) {
@@ -139,12 +145,14 @@ function refOf(noteable: Noteable) {
 const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
   for (const family of [labelEvents, milestoneEvents, stateEvents]) {
     const segment = family.table
+    const eventList = { 200: Type.Array(family.schema) }
+    const oneEvent = { 200: family.schema }
     for (const kind of noteableKinds().filter((k) => family.segments.includes(k.segment))) {
       const base = `/${kind.parent}/:id/${kind.segment}/:${kind.param}/${segment}`
       const params = paramsSchema(kind)
       const eventParams = paramsSchema(kind, { event_id: family.integerId ? Type.Integer() : Type.String() })
 
-      app.get(base, { schema: { params, querystring: PageQuery } }, async (request, reply) => {
+      app.get(base, { schema: { params, querystring: PageQuery, response: eventList } }, async (request, reply) => {
         currentUser(request)
         const noteable = loadNoteable(request, kind, request.params)
         // An item's events are few: all are read and those the caller may not see left out before
@@ -158,7 +166,7 @@ const resourceEvents: FastifyPluginAsyncTypebox = async (app) => {
         )
       })
 
-      app.get(`${base}/:event_id`, { schema: { params: eventParams } }, async (request) => {
+      app.get(`${base}/:event_id`, { schema: { params: eventParams, response: oneEvent } }, async (request) => {
         currentUser(request)
         const noteable = loadNoteable(request, kind, request.params)
         const raw = String(request.params.event_id)

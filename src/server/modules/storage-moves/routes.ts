@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
+import * as Api from '../../../shared/api/index'
 import { callerOf } from '../../platform/caller'
 import { findSnippetById, type SnippetRow } from '../snippets'
 import {
@@ -30,11 +31,14 @@ const ContainerMoveParams = Type.Object({ id: Type.String(), repository_storage_
 const BulkBody = Type.Object({ source_storage_name: Type.String(), destination_storage_name: Type.String() })
 const ScheduleBody = Type.Object({ destination_storage_name: Type.Optional(Type.String()) })
 
-/** URL segments of each kind: `/project_repository_storage_moves`, `/projects/:id/repository_storage_moves`. */
-const KINDS: readonly { kind: StorageMoveKind; plural: string }[] = [
-  { kind: 'project', plural: 'projects' },
-  { kind: 'snippet', plural: 'snippets' },
-  { kind: 'group', plural: 'groups' },
+/**
+ * URL segments of each kind (`/project_repository_storage_moves`, `/projects/:id/repository_storage_moves`)
+ * and the schema of its moves.
+ */
+const KINDS: readonly { kind: StorageMoveKind; plural: string; schema: TSchema }[] = [
+  { kind: 'project', plural: 'projects', schema: Api.ProjectStorageMove },
+  { kind: 'snippet', plural: 'snippets', schema: Api.SnippetStorageMove },
+  { kind: 'group', plural: 'groups', schema: Api.GroupStorageMove },
 ]
 
 /**
@@ -92,19 +96,25 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
     return loadGroup(request, id).id
   }
 
-  for (const { kind, plural } of KINDS) {
+  for (const { kind, plural, schema } of KINDS) {
     const root = `/${kind}_repository_storage_moves`
     const nested = `/${plural}/:id/repository_storage_moves`
+    const moveList = { 200: Type.Array(schema) }
+    const oneMove = { 200: schema }
 
-    app.get(root, { schema: { querystring: PageQuery } }, async (request, reply) => {
+    app.get(root, { schema: { querystring: PageQuery, response: moveList } }, async (request, reply) => {
       requireAdmin(request)
       return list(request, reply, request.query, kind)
     })
 
-    app.get(`${root}/:repository_storage_move_id`, { schema: { params: MoveParams } }, async (request) => {
-      requireAdmin(request)
-      return one(request, kind, request.params.repository_storage_move_id)
-    })
+    app.get(
+      `${root}/:repository_storage_move_id`,
+      { schema: { params: MoveParams, response: oneMove } },
+      async (request) => {
+        requireAdmin(request)
+        return one(request, kind, request.params.repository_storage_move_id)
+      },
+    )
 
     app.post(root, { schema: { body: BulkBody } }, async (request, reply) => {
       requireAdmin(request)
@@ -117,31 +127,43 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(202).send({ message: '202 Accepted' })
     })
 
-    app.get(nested, { schema: { params: ContainerParams, querystring: PageQuery } }, async (request, reply) => {
-      requireAdmin(request)
-      return list(request, reply, request.query, kind, containerId(request, kind, request.params.id))
-    })
+    app.get(
+      nested,
+      { schema: { params: ContainerParams, querystring: PageQuery, response: moveList } },
+      async (request, reply) => {
+        requireAdmin(request)
+        return list(request, reply, request.query, kind, containerId(request, kind, request.params.id))
+      },
+    )
 
-    app.get(`${nested}/:repository_storage_move_id`, { schema: { params: ContainerMoveParams } }, async (request) => {
-      requireAdmin(request)
-      return one(
-        request,
-        kind,
-        request.params.repository_storage_move_id,
-        containerId(request, kind, request.params.id),
-      )
-    })
+    app.get(
+      `${nested}/:repository_storage_move_id`,
+      { schema: { params: ContainerMoveParams, response: oneMove } },
+      async (request) => {
+        requireAdmin(request)
+        return one(
+          request,
+          kind,
+          request.params.repository_storage_move_id,
+          containerId(request, kind, request.params.id),
+        )
+      },
+    )
 
-    app.post(nested, { schema: { params: ContainerParams, body: ScheduleBody } }, async (request, reply) => {
-      requireAdmin(request)
-      const destination = request.body.destination_storage_name
-      const caller = callerOf(request)
-      let move: StorageMoveRow
-      if (kind === 'project') move = scheduleProjectMove(caller, loadProject(request, request.params.id), destination)
-      else if (kind === 'snippet') move = scheduleSnippetMove(caller, snippetOf(request.params.id), destination)
-      else move = scheduleGroupMove(caller, loadGroup(request, request.params.id), destination)
-      return reply.code(201).send(present(request, [move])[0])
-    })
+    app.post(
+      nested,
+      { schema: { params: ContainerParams, body: ScheduleBody, response: { 201: schema } } },
+      async (request, reply) => {
+        requireAdmin(request)
+        const destination = request.body.destination_storage_name
+        const caller = callerOf(request)
+        let move: StorageMoveRow
+        if (kind === 'project') move = scheduleProjectMove(caller, loadProject(request, request.params.id), destination)
+        else if (kind === 'snippet') move = scheduleSnippetMove(caller, snippetOf(request.params.id), destination)
+        else move = scheduleGroupMove(caller, loadGroup(request, request.params.id), destination)
+        return reply.code(201).send(present(request, [move])[0])
+      },
+    )
   }
 }
 

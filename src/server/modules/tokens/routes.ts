@@ -252,21 +252,31 @@ function loadResourceToken(
 function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void {
   const base = `/${family.segment}/:id/access_tokens`
 
-  app.get(base, { schema: { params: ResourceParams, querystring: ImpersonationListQuery } }, async (request, reply) => {
-    const resource = family.load(request, request.params.id)
-    const { state } = request.query
-    const page = pageOf(request.query)
-    const { db } = callerOf(request)
-    const filter: TokenListFilter = { botsOf: resource.ref, state: state === 'all' ? undefined : state }
-    const { rows, total } = listPersonalTokens(db, filter, page.perPage, page.offset)
-    const levels = botAccessLevels(
-      db,
-      resource.ref,
-      rows.map((t) => t.user_id),
-    )
-    setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
-    return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
-  })
+  app.get(
+    base,
+    {
+      schema: {
+        params: ResourceParams,
+        querystring: ImpersonationListQuery,
+        response: { 200: Type.Array(Api.ProjectAccessToken) },
+      },
+    },
+    async (request, reply) => {
+      const resource = family.load(request, request.params.id)
+      const { state } = request.query
+      const page = pageOf(request.query)
+      const { db } = callerOf(request)
+      const filter: TokenListFilter = { botsOf: resource.ref, state: state === 'all' ? undefined : state }
+      const { rows, total } = listPersonalTokens(db, filter, page.perPage, page.offset)
+      const levels = botAccessLevels(
+        db,
+        resource.ref,
+        rows.map((t) => t.user_id),
+      )
+      setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
+      return rows.map((t) => projectAccessToken(t, levels.get(t.user_id) ?? AccessLevel.NO_ACCESS))
+    },
+  )
 
   app.get(
     `${base}/:token_id`,
@@ -278,28 +288,40 @@ function resourceTokenRoutes(app: TypeboxApp, family: TokenResourceFamily): void
     },
   )
 
-  app.post(base, { schema: { params: ResourceParams, body: ResourceCreateBody } }, async (request, reply) => {
-    const resource = family.load(request, request.params.id)
-    const body = request.body
-    const name = parseTokenName(body.name)
-    const scopes = parseScopes(body.scopes)
-    // The token's owner is a new bot, never an administrator.
-    if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
-    const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
-    const level = body.access_level ?? AccessLevel.MAINTAINER
-    const caller = callerOf(request)
-    if (callerLevel(caller, resource) < level) {
-      throw badRequest("Access level of the token can't be greater the access level of the user who created the token")
-    }
-    const issued = issueResourceToken(
-      caller,
-      resource,
-      { name, description: body.description, scopes, expiresAt },
-      level,
-    )
-    reply.code(201)
-    return withTokenValue(projectAccessToken(issued.row, level), issued.value)
-  })
+  app.post(
+    base,
+    {
+      schema: {
+        params: ResourceParams,
+        body: ResourceCreateBody,
+        response: { 201: Api.ProjectAccessTokenWithToken },
+      },
+    },
+    async (request, reply) => {
+      const resource = family.load(request, request.params.id)
+      const body = request.body
+      const name = parseTokenName(body.name)
+      const scopes = parseScopes(body.scopes)
+      // The token's owner is a new bot, never an administrator.
+      if (!canHoldScopes({ is_admin: 0 }, scopes)) throw badRequest(`Scopes ${UNAVAILABLE_SCOPES}`)
+      const expiresAt = parseExpiresAt(body.expires_at, DEFAULT_TOKEN_LIFETIME_DAYS)
+      const level = body.access_level ?? AccessLevel.MAINTAINER
+      const caller = callerOf(request)
+      if (callerLevel(caller, resource) < level) {
+        throw badRequest(
+          "Access level of the token can't be greater the access level of the user who created the token",
+        )
+      }
+      const issued = issueResourceToken(
+        caller,
+        resource,
+        { name, description: body.description, scopes, expiresAt },
+        level,
+      )
+      reply.code(201)
+      return withTokenValue(projectAccessToken(issued.row, level), issued.value)
+    },
+  )
 
   app.delete(`${base}/:token_id`, { schema: { params: ResourceTokenParams } }, async (request, reply) => {
     const resource = family.load(request, request.params.id)
