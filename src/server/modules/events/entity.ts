@@ -1,3 +1,4 @@
+import type * as Api from '../../../shared/api/index'
 import type { EventRow } from './queries'
 import { userWebUrl, type UserRef } from '../users'
 
@@ -5,25 +6,7 @@ import { userWebUrl, type UserRef } from '../users'
 export type EventAuthor = UserRef
 
 /** GitLab's Event entity. */
-export interface ActivityEvent {
-  readonly id: number
-  readonly title: string | null
-  readonly project_id: number | null
-  readonly action_name: string
-  readonly target_id: number | null
-  readonly target_iid: number | null
-  readonly target_type: string | null
-  readonly author_id: number
-  readonly target_title: string | null
-  readonly created_at: string
-  readonly author: EventAuthor
-  readonly author_username: string
-  readonly imported: boolean
-  readonly imported_from: string
-  readonly push_data?: Readonly<Record<string, unknown>>
-  readonly note?: Readonly<Record<string, unknown>>
-  readonly data?: Readonly<Record<string, unknown>>
-}
+export type ActivityEvent = Api.ActivityEvent
 
 const WIKI_TARGET = 'WikiPage::Meta'
 const DESIGN_TARGET = 'DesignManagement::Design'
@@ -33,10 +16,14 @@ const DESIGN_ACTION_NAMES: Readonly<Record<string, string>> = {
   destroyed: 'removed',
 }
 
-function parseJson(text: string | null): Readonly<Record<string, unknown>> | undefined {
+/**
+ * A JSON column of an event as its writer stored it: recordEvent takes only the wire model's
+ * shapes (`PushData`, `EventNote`, an object for `data`), and the answer serves them as stored.
+ */
+function parseJson<T extends object>(text: string | null): T | undefined {
   if (text === null) return undefined
-  const value = JSON.parse(text) as unknown
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined
+  const value: unknown = JSON.parse(text)
+  return value !== null && typeof value === 'object' ? (value as T) : undefined
 }
 
 function pushActionName(pushData: Readonly<Record<string, unknown>> | undefined): string {
@@ -82,9 +69,9 @@ export function actionName(
 
 /** An `events` row (with its author's columns) → GitLab's Event JSON. */
 export function activityEvent(row: EventRow, baseUrl: string): ActivityEvent {
-  const pushData = parseJson(row.push_data)
-  const note = parseJson(row.note)
-  const data = parseJson(row.data)
+  const pushData = parseJson<Api.PushData>(row.push_data)
+  const note = parseJson<Api.EventNote>(row.note)
+  const data = parseJson<Readonly<Record<string, unknown>>>(row.data)
   const event: ActivityEvent = {
     id: row.id,
     title: null,

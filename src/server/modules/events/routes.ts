@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
+import * as Api from '../../../shared/api/index'
 import { callerOf } from '../../platform/caller'
 import { NOTE_EVENT_TARGET_TYPES, type EventFilter } from './queries'
 import { activityEvent, type ActivityEvent } from './entity'
@@ -59,6 +60,9 @@ type EventQuery = Static<typeof EventQuery>
 const ProjectParams = Type.Object({ id: Type.String() })
 const UserParams = Type.Object({ id: Type.String() })
 
+/** What the three endpoints answer: a page of events. */
+const EVENT_LIST = { 200: Type.Array(Api.ActivityEvent) }
+
 /** A real calendar date (`2023-02-30` passes the pattern but is not one). */
 function checkedDate(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined
@@ -102,18 +106,22 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
   // `read_user` is enough for reading the caller's and a user's events, as on GitLab.
   const scopes = ['api', 'read_api', 'read_user'] as const
 
-  app.get('/events', { schema: { querystring: EventQuery }, config: { scopes } }, async (request, reply) => {
-    const user = currentUser(request)
-    const q = request.query
-    const base = { ...queryFilter(q), viewer: eventViewerOf(callerOf(request)) }
-    // scope=all: every event in the projects the caller can see; otherwise the caller's own.
-    if (q.scope === 'all') return respond(request, reply, q, { ...base, projectEventsOnly: true })
-    return respond(request, reply, q, { ...base, authorId: user.id })
-  })
+  app.get(
+    '/events',
+    { schema: { querystring: EventQuery, response: EVENT_LIST }, config: { scopes } },
+    async (request, reply) => {
+      const user = currentUser(request)
+      const q = request.query
+      const base = { ...queryFilter(q), viewer: eventViewerOf(callerOf(request)) }
+      // scope=all: every event in the projects the caller can see; otherwise the caller's own.
+      if (q.scope === 'all') return respond(request, reply, q, { ...base, projectEventsOnly: true })
+      return respond(request, reply, q, { ...base, authorId: user.id })
+    },
+  )
 
   app.get(
     '/users/:id/events',
-    { schema: { params: UserParams, querystring: EventQuery }, config: { scopes } },
+    { schema: { params: UserParams, querystring: EventQuery, response: EVENT_LIST }, config: { scopes } },
     async (request, reply) => {
       const target = loadUser(request, request.params.id)
       const base = queryFilter(request.query)
@@ -130,7 +138,7 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
   // Project events are a project read: `read_user` does not reach them (GitLab's ProjectEvents API).
   app.get(
     '/projects/:id/events',
-    { schema: { params: ProjectParams, querystring: EventQuery } },
+    { schema: { params: ProjectParams, querystring: EventQuery, response: EVENT_LIST } },
     async (request, reply) => {
       const project = loadProject(request, request.params.id)
       const base = queryFilter(request.query)

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/connection'
 import { deleteEventsBefore, insertEvent, touchProjectActivity } from './queries'
+import type { EventNote } from '../../../shared/api/note'
 
 /** Stored event actions (GitLab's Event actions). The API's `action_name` is derived from them. */
 export type EventAction =
@@ -56,8 +57,8 @@ export interface NewEvent {
   readonly targetIid?: number | null
   readonly targetTitle?: string | null
   readonly pushData?: PushData | null
-  /** The note as the event shows it (id, body, noteable…), for `commented` events. */
-  readonly note?: Readonly<Record<string, unknown>> | null
+  /** The note as the event shows it (notes' `eventNote`), for `commented` events: stored whole, served as stored. */
+  readonly note?: EventNote | null
   readonly data?: Readonly<Record<string, unknown>> | null
 }
 
