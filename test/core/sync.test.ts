@@ -267,22 +267,56 @@ describe('sync: initial, incremental, reconciliation', () => {
   })
 })
 
+/**
+ * Creates `Issue 1`…`Issue count` in the world's project, issue i created (and so last updated)
+ * `second(i)` seconds into the past hour. Issues made in a loop without chosen times can share a
+ * millisecond, and a page ending on such a pair makes the next request from its cursor bring
+ * both again: a count of downloads is only exact with the instants chosen.
+ */
+async function createIssues(w: World, count: number, second: (i: number) => number): Promise<void> {
+  const start = Date.now() - 3_600_000
+  for (let i = 1; i <= count; i++)
+    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, {
+      title: `Issue ${i}`,
+      created_at: new Date(start + second(i) * 1000).toISOString(),
+    })
+}
+
+/** Issues the run's requests of the world's project issue list brought, repeats included. */
+function issuesDownloaded(w: World): number {
+  return w.log.entries
+    .filter((e) => e.path === `/projects/${w.projectId}/issues`)
+    .reduce((n, e) => n + (e.items ?? 0), 0)
+}
+
+/** Stops the server when the run asks for the project's third page of issues (two pages committed). */
+function stopAtThirdIssuePage(w: World): void {
+  let issuePages = 0
+  w.log.beforeRequest = async (url) => {
+    if (url.pathname.endsWith(`/projects/${w.projectId}/issues`) && ++issuePages === 3) await w.server.stop()
+  }
+}
+
+/** Starts the stopped server again, forgets the requests so far and waits until the account is seen online. */
+async function backOnline(w: World): Promise<void> {
+  w.log.beforeRequest = null
+  w.log.clear()
+  await w.server.restart()
+  expect(await w.accounts.connectivityFor(w.accountId).probeNow()).toBe(true)
+}
+
 describe('sync: the server goes away mid-sync', () => {
   let w: World
   beforeAll(async () => {
     w = await makeWorld({ perPage: 5 })
-    for (let i = 1; i <= 23; i++)
-      await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, { title: `Issue ${i}` })
+    await createIssues(w, 23, (i) => i)
   })
   afterAll(async () => {
     await w.dispose()
   })
 
   it('stops offline, then resumes from the committed pages without downloading them again, losing nothing', async () => {
-    let issuePages = 0
-    w.log.beforeRequest = async (url) => {
-      if (url.pathname.endsWith(`/projects/${w.projectId}/issues`) && ++issuePages === 3) await w.server.stop()
-    }
+    stopAtThirdIssuePage(w)
     const first = await sync(w)
     expect(first.outcome).toBe('offline')
     expect(w.accounts.connectivityFor(w.accountId).online).toBe(false)
@@ -290,17 +324,11 @@ describe('sync: the server goes away mid-sync', () => {
     // updated_at, so it starts with that issue again, already applied).
     expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(9)
 
-    w.log.beforeRequest = null
-    w.log.clear()
-    await w.server.restart()
-    expect(await w.accounts.connectivityFor(w.accountId).probeNow()).toBe(true)
+    await backOnline(w)
     const second = await sync(w)
     expect(second.outcome).toBe('completed')
-    const downloaded = w.log.entries
-      .filter((e) => e.path === `/projects/${w.projectId}/issues`)
-      .reduce((n, e) => n + (e.items ?? 0), 0)
     // The 14 issues not yet cached, plus the one at the saved cursor's instant on each of the 4 pages asked from it.
-    expect(downloaded).toBe(14 + 4)
+    expect(issuesDownloaded(w)).toBe(14 + 4)
     expect(w.log.entries.find((e) => e.path === `/projects/${w.projectId}/issues`)?.query).toContain('updated_after=')
     const list = await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, { limit: 100 })
     expect(list.total).toBe(23)
@@ -323,6 +351,36 @@ describe('sync: the server goes away mid-sync', () => {
     w.log.beforeRequest = null
     expect((await sync(w)).outcome).toBe('completed')
     expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(26)
+  })
+})
+
+describe('sync: the server goes away after a page ending at an instant several issues share', () => {
+  let w: World
+  beforeAll(async () => {
+    w = await makeWorld({ perPage: 5 })
+    // Issues 8, 9 and 10 updated at the same instant: the second page (1-5, then 5-9) ends with two
+    // of them, and the third of that instant is on the page the server is gone for.
+    await createIssues(w, 13, (i) => (i === 9 || i === 10 ? 8 : i))
+  })
+  afterAll(async () => {
+    await w.dispose()
+  })
+
+  it('resumes from that instant: the two applied are downloaded again, and the third is not lost', async () => {
+    stopAtThirdIssuePage(w)
+    expect((await sync(w)).outcome).toBe('offline')
+    expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(9)
+
+    await backOnline(w)
+    const second = await sync(w)
+    expect(second.outcome).toBe('completed')
+    // Issues 10-13, plus 8 and 9 again on the first page asked from their instant and 12 on the next.
+    expect(issuesDownloaded(w)).toBe(4 + 3)
+    expect(second.itemsSynced).toBe(4)
+    const list = await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, { limit: 100 })
+    expect(list.items.map((i) => i.data.title).sort()).toEqual(
+      Array.from({ length: 13 }, (_, i) => `Issue ${i + 1}`).sort(),
+    )
   })
 })
 
