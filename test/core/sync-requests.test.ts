@@ -10,7 +10,13 @@ import { ISSUE_LINKS_PER_RUN, MILESTONES_REFRESH_MS } from '../../src/main/core/
 import type { SyncFinished } from '../../src/shared/ipc/cache'
 import type { JsonObject } from '../../src/shared/json'
 import { seedUser, type SeededUser } from '../helpers/server'
-import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
+import {
+  createIssues,
+  desktopServices,
+  RequestLog,
+  startRestartableServer,
+  type RestartableServer,
+} from '../helpers/sync'
 
 /*
  * How many requests a sync makes, on a real Burrow Server: cross-project lists where they
@@ -211,8 +217,7 @@ describe('sync writes each page while the next one travels', () => {
     const log = new RequestLog()
     const owner = seedUser(server, { username: `batch${Math.random().toString(36).slice(2, 7)}` })
     const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Many' })
-    for (let i = 1; i <= 23; i++)
-      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
+    await createIssues(server, owner.token, project.id, 23)
     const services = await desktopServices(log)
     const core = createCore({
       version: '0.1.0',
@@ -256,8 +261,7 @@ describe('sync indexes a list for search once, at its end', () => {
     const log = new RequestLog()
     const owner = seedUser(server, { username: `fts${Math.random().toString(36).slice(2, 7)}` })
     const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Indexed' })
-    for (let i = 1; i <= 23; i++)
-      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Quokka ${i}` })
+    await createIssues(server, owner.token, project.id, 23, { title: 'Quokka' })
     const services = await desktopServices(log)
     const core = createCore({
       version: '0.1.0',
@@ -408,8 +412,7 @@ describe('sync checkpoints the WAL once, when the run ends', () => {
     const log = new RequestLog()
     const owner = seedUser(server, { username: `wal${Math.random().toString(36).slice(2, 7)}` })
     const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Checkpointed' })
-    for (let i = 1; i <= 12; i++)
-      await api(server, owner.token, 'POST', `/projects/${project.id}/issues`, { title: `Issue ${i}` })
+    await createIssues(server, owner.token, project.id, 12)
     const services = await desktopServices(log)
     const core = createCore({
       version: '0.1.0',

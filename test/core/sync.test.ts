@@ -6,7 +6,13 @@ import type { CachedDetail, CachedList, SyncFinished, SyncProgress } from '../..
 import type { JsonObject } from '../../src/shared/json'
 import type { IpcResponse } from '../../src/shared/ipc/contract'
 import { seedUser, type SeededUser } from '../helpers/server'
-import { desktopServices, RequestLog, startRestartableServer, type RestartableServer } from '../helpers/sync'
+import {
+  createIssues,
+  desktopServices,
+  RequestLog,
+  startRestartableServer,
+  type RestartableServer,
+} from '../helpers/sync'
 
 /** The result of a successful IPC call, or a failure naming the channel's error. */
 async function call<T>(core: Core, channel: string, ...args: unknown[]): Promise<T> {
@@ -267,21 +273,6 @@ describe('sync: initial, incremental, reconciliation', () => {
   })
 })
 
-/**
- * Creates `Issue 1`…`Issue count` in the world's project, issue i created (and so last updated)
- * `second(i)` seconds into the past hour. Issues made in a loop without chosen times can share a
- * millisecond, and a page ending on such a pair makes the next request from its cursor bring
- * both again: a count of downloads is only exact with the instants chosen.
- */
-async function createIssues(w: World, count: number, second: (i: number) => number): Promise<void> {
-  const start = Date.now() - 3_600_000
-  for (let i = 1; i <= count; i++)
-    await api(w.server, w.owner.token, 'POST', `/projects/${w.projectId}/issues`, {
-      title: `Issue ${i}`,
-      created_at: new Date(start + second(i) * 1000).toISOString(),
-    })
-}
-
 /** Issues the run's requests of the world's project issue list brought, repeats included. */
 function issuesDownloaded(w: World): number {
   return w.log.entries
@@ -309,7 +300,7 @@ describe('sync: the server goes away mid-sync', () => {
   let w: World
   beforeAll(async () => {
     w = await makeWorld({ perPage: 5 })
-    await createIssues(w, 23, (i) => i)
+    await createIssues(w.server, w.owner.token, w.projectId, 23)
   })
   afterAll(async () => {
     await w.dispose()
@@ -360,7 +351,7 @@ describe('sync: the server goes away after a page ending at an instant several i
     w = await makeWorld({ perPage: 5 })
     // Issues 8, 9 and 10 updated at the same instant: the second page (1-5, then 5-9) ends with two
     // of them, and the third of that instant is on the page the server is gone for.
-    await createIssues(w, 13, (i) => (i === 9 || i === 10 ? 8 : i))
+    await createIssues(w.server, w.owner.token, w.projectId, 13, { second: (i) => (i === 9 || i === 10 ? 8 : i) })
   })
   afterAll(async () => {
     await w.dispose()

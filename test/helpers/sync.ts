@@ -52,6 +52,32 @@ export async function startRestartableServer(): Promise<RestartableServer> {
   return server
 }
 
+/**
+ * Creates issues `${title} 1`…`${title} count` in a project as `token` (its owner, who may choose
+ * created_at), issue i created, and so last updated, `second(i)` seconds into the past hour
+ * (default: i). Issues made in a loop without chosen times can share a millisecond, and a sync
+ * page ending on such a pair makes the next request, asked from that instant, bring both again:
+ * a test counting a sync's pages or downloads is only exact with the instants chosen.
+ */
+export async function createIssues(
+  server: TestServer,
+  token: string,
+  projectId: number,
+  count: number,
+  options: { title?: string; second?: (i: number) => number } = {},
+): Promise<void> {
+  const { title = 'Issue', second = (i: number) => i } = options
+  const start = Date.now() - 3_600_000
+  for (let i = 1; i <= count; i++) {
+    const response = await server.request(token, {
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/issues`,
+      payload: { title: `${title} ${i}`, created_at: new Date(start + second(i) * 1000).toISOString() },
+    })
+    if (response.statusCode !== 201) throw new Error(`POST issue: ${response.statusCode} ${response.body}`)
+  }
+}
+
 /** Every request the desktop core sends, by method and path (query left out), in order. */
 export class RequestLog {
   readonly entries: {
