@@ -2,7 +2,7 @@
  * Replication nodes (spec "Replication node", PREMIUM SELF): the node and its status record.
  */
 import { Type, type Static } from 'typebox'
-import { Entity, Nullable } from './common'
+import { Entity, Nullable, Timestamp } from './common'
 
 /** GitLab's GeoNode entity. */
 export const GeoNode = Entity({
@@ -114,3 +114,26 @@ export const GeoNodeStatus = Entity({
   revision: Type.String(),
 })
 export type GeoNodeStatus = Static<typeof GeoNodeStatus>
+
+/**
+ * `GET /geo_nodes/current/failures`: a project a secondary failed to sync or verify (GitLab's
+ * GeoProjectRegistry entity). Burrow records no failures, so the list is always empty.
+ */
+export const GeoProjectFailure = Entity({
+  project_id: Type.Integer(),
+  last_repository_synced_at: Nullable(Timestamp),
+  last_repository_successful_sync_at: Nullable(Timestamp),
+  last_wiki_synced_at: Nullable(Timestamp),
+  last_wiki_successful_sync_at: Nullable(Timestamp),
+  repository_retry_count: Nullable(Type.Integer()),
+  wiki_retry_count: Nullable(Type.Integer()),
+  last_repository_sync_failure: Nullable(Type.String()),
+  last_wiki_sync_failure: Nullable(Type.String()),
+  last_repository_verification_failure: Nullable(Type.String()),
+  last_wiki_verification_failure: Nullable(Type.String()),
+  repository_verification_checksum_sha: Nullable(Type.String()),
+  wiki_verification_checksum_sha: Nullable(Type.String()),
+  repository_checksum_mismatch: Type.Boolean(),
+  wiki_checksum_mismatch: Type.Boolean(),
+})
+export type GeoProjectFailure = Static<typeof GeoProjectFailure>

@@ -92,7 +92,7 @@ const branches: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/projects/:id/repository/merged_branches',
-    { schema: { params: ProjectParams } },
+    { schema: { params: ProjectParams, response: { 202: Api.AcceptedMessage } } },
     async (request, reply) => {
       currentUser(request)
       // Whoever may push code (GitLab's push_code: Developers) may clean up merged branches.

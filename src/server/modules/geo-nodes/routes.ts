@@ -102,16 +102,20 @@ const geoNodes: FastifyPluginAsyncTypebox = async (app) => {
     })
   }
 
-  app.get('/geo_nodes/current/failures', { schema: { querystring: PageQuery } }, async (request, reply) => {
-    requireAdmin(request)
-    const here = currentNode(callerOf(request))
-    if (!here) throw new ApiError(404, { message: '404 Geo node not found' })
-    if (here.is_primary === 1)
-      throw new ApiError(403, { message: '403 Forbidden - Failures can only be requested from a secondary node' })
-    // Nothing is ever recorded as failed (see geoNodeStatus): the list is empty.
-    setPageHeaders(request, reply, ctx.baseUrl(request), pageOf(request.query), 0)
-    return []
-  })
+  app.get(
+    '/geo_nodes/current/failures',
+    { schema: { querystring: PageQuery, response: { 200: Type.Array(Api.GeoProjectFailure) } } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const here = currentNode(callerOf(request))
+      if (!here) throw new ApiError(404, { message: '404 Geo node not found' })
+      if (here.is_primary === 1)
+        throw new ApiError(403, { message: '403 Forbidden - Failures can only be requested from a secondary node' })
+      // Nothing is ever recorded as failed (see geoNodeStatus): the list is empty.
+      setPageHeaders(request, reply, ctx.baseUrl(request), pageOf(request.query), 0)
+      return []
+    },
+  )
 
   app.get('/geo_nodes/:id', { schema: { params: IdParams, response: { 200: Api.GeoNode } } }, async (request) => {
     requireAdmin(request)

@@ -228,12 +228,16 @@ const groups: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.delete('/groups/:id', { schema: { params: IdParams } }, async (request, reply) => {
-    const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
-    checkUnmodifiedSince(request, group.updated_at)
-    destroyGroup(callerOf(request), group)
-    return reply.code(202).send({ message: '202 Accepted' })
-  })
+  app.delete(
+    '/groups/:id',
+    { schema: { params: IdParams, response: { 202: Api.AcceptedMessage } } },
+    async (request, reply) => {
+      const group = loadGroup(request, request.params.id, AccessLevel.OWNER)
+      checkUnmodifiedSince(request, group.updated_at)
+      destroyGroup(callerOf(request), group)
+      return reply.code(202).send({ message: '202 Accepted' })
+    },
+  )
 
   app.get(
     '/groups/:id/subgroups',

@@ -52,14 +52,16 @@ const imports: FastifyPluginAsyncTypebox = async (app) => {
     return projectImportEntity(project, created.row)
   }
 
-  app.post('/import/hosted_git', { schema: { body: HostedGitBody } }, async (request, reply) => {
+  const imported = { 201: Api.ProjectImport }
+
+  app.post('/import/hosted_git', { schema: { body: HostedGitBody, response: imported } }, async (request, reply) => {
     currentUser(request)
     // Grape's allow_blank: false (GitLab no longer falls back to the personal namespace).
     if (request.body.target_namespace.trim() === '') throw paramError('target_namespace is empty')
     return reply.code(201).send(answer(await startHostedGitImport(callerOf(request), request.body)))
   })
 
-  app.post('/import/git_server', { schema: { body: GitServerBody } }, async (request, reply) => {
+  app.post('/import/git_server', { schema: { body: GitServerBody, response: imported } }, async (request, reply) => {
     currentUser(request)
     return reply.code(201).send(answer(await startGitServerImport(callerOf(request), request.body)))
   })

@@ -219,10 +219,14 @@ function labelRoutes<C>(place: LabelContainer<C>): FastifyPluginAsyncTypebox {
       },
     )
 
-    app.put(base, { schema: { params: IdParams, body: DeprecatedUpdateBody } }, async (request) => {
-      const container = managed(request, request.params.id)
-      return update(request, container, deprecatedName(request.body), request.body)
-    })
+    app.put(
+      base,
+      { schema: { params: IdParams, body: DeprecatedUpdateBody, response: { 200: Api.Label } } },
+      async (request) => {
+        const container = managed(request, request.params.id)
+        return update(request, container, deprecatedName(request.body), request.body)
+      },
+    )
 
     app.delete(`${base}/:label_id`, { schema: { params: LabelParams } }, async (request, reply) => {
       destroy(request, managed(request, request.params.id), request.params.label_id)

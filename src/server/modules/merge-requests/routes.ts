@@ -672,7 +672,13 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/projects/:id/merge_requests/:merge_request_iid/rebase',
-    { schema: { params: MrParams, body: Type.Object({ skip_ci: Type.Optional(Type.Boolean()) }) } },
+    {
+      schema: {
+        params: MrParams,
+        body: Type.Object({ skip_ci: Type.Optional(Type.Boolean()) }),
+        response: { 202: Api.RebaseStarted },
+      },
+    },
     async (request, reply) => {
       const user = currentUser(request)
       const project = loadMrProject(request, request.params.id)
@@ -694,7 +700,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
-    { schema: { params: MrParams } },
+    { schema: { params: MrParams, response: { 201: Api.MergeRequestDetail } } },
     async (request, reply) => {
       currentUser(request)
       const project = loadMrProject(request, request.params.id)

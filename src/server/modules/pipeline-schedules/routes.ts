@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { AcceptedMessage } from '../../../shared/api/common'
 import { PipelineBasic } from '../../../shared/api/pipeline'
 import {
   PipelineSchedule,
@@ -168,7 +169,7 @@ const pipelineSchedules: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/projects/:id/pipeline_schedules/:pipeline_schedule_id/play',
-    { schema: { params: ScheduleParams } },
+    { schema: { params: ScheduleParams, response: { 201: AcceptedMessage } } },
     async (request, reply) => {
       const { project, schedule } = scheduleOf(request, request.params)
       await playSchedule(callerOf(request), project, schedule)

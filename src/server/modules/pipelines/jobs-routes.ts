@@ -147,13 +147,17 @@ const jobs: FastifyPluginAsyncTypebox = async (app) => {
   // GitLab's "Retrieve job for a job token": a running job's CI_JOB_TOKEN (the JOB-TOKEN header or
   // `job_token`) names it; a request authenticated otherwise has no job (404), an anonymous one or a
   // token of no running job is 401.
-  app.get('/job', { schema: { querystring: JobTokenQuery }, config: { scopes: [] } }, async (request) => {
-    const token = jobToken(request, request.query.job_token)
-    if (token === '' && request.actor.user) throw notFound('Job')
-    const job = runningJobOfToken(ctx, token)
-    if (!job) throw unauthorized()
-    return presentJobs(callerOf(request), [job])[0]
-  })
+  app.get(
+    '/job',
+    { schema: { querystring: JobTokenQuery, response: { 200: Api.Job } }, config: { scopes: [] } },
+    async (request) => {
+      const token = jobToken(request, request.query.job_token)
+      if (token === '' && request.actor.user) throw notFound('Job')
+      const job = runningJobOfToken(ctx, token)
+      if (!job) throw unauthorized()
+      return presentJobs(callerOf(request), [job])[0]
+    },
+  )
 
   app.get(
     '/projects/:id/jobs/:job_id',

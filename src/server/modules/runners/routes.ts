@@ -166,7 +166,10 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
   // then verifies and asks for jobs with the returned token, like a registered one.
   app.post(
     '/user/runners',
-    { schema: { body: CreateBody }, config: { scopes: ['api', 'create_runner'] } },
+    {
+      schema: { body: CreateBody, response: { 201: Api.RegisteredRunner } },
+      config: { scopes: ['api', 'create_runner'] },
+    },
     async (request, reply) => {
       currentUser(request)
       const b = request.body

@@ -116,7 +116,7 @@ const storageMoves: FastifyPluginAsyncTypebox = async (app) => {
       },
     )
 
-    app.post(root, { schema: { body: BulkBody } }, async (request, reply) => {
+    app.post(root, { schema: { body: BulkBody, response: { 202: Api.AcceptedMessage } } }, async (request, reply) => {
       requireAdmin(request)
       const { source_storage_name: source, destination_storage_name: destination } = request.body
       // Grape's `values:` check on both names.

@@ -331,21 +331,29 @@ const users: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.post('/users/:id/deactivate', { schema: { params: UserIdParams } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadUser(request, request.params.id)
-    refuse(deactivateRefusal(user))
-    if (user.state !== 'deactivated') setUserState(callerOf(request), user, 'deactivated', 'Deactivated user')
-    return reply.code(201).send(true)
-  })
+  app.post(
+    '/users/:id/deactivate',
+    { schema: { params: UserIdParams, response: { 201: Api.UserStateChanged } } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadUser(request, request.params.id)
+      refuse(deactivateRefusal(user))
+      if (user.state !== 'deactivated') setUserState(callerOf(request), user, 'deactivated', 'Deactivated user')
+      return reply.code(201).send(true)
+    },
+  )
 
-  app.post('/users/:id/activate', { schema: { params: UserIdParams } }, async (request, reply) => {
-    requireAdmin(request)
-    const user = loadUser(request, request.params.id)
-    refuse(activateRefusal(user))
-    if (user.state === 'deactivated') setUserState(callerOf(request), user, 'active', 'Activated user')
-    return reply.code(201).send(true)
-  })
+  app.post(
+    '/users/:id/activate',
+    { schema: { params: UserIdParams, response: { 201: Api.UserStateChanged } } },
+    async (request, reply) => {
+      requireAdmin(request)
+      const user = loadUser(request, request.params.id)
+      refuse(activateRefusal(user))
+      if (user.state === 'deactivated') setUserState(callerOf(request), user, 'active', 'Activated user')
+      return reply.code(201).send(true)
+    },
+  )
 }
 
 export default users
