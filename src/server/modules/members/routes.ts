@@ -114,45 +114,28 @@ function routesFor(kind: SourceKind): FastifyPluginAsyncTypebox {
     const base = `/${kind}/:id/members`
 
     const memberList = { 200: Type.Array(Api.Member) }
-    app.get(
-      base,
-      { schema: { params: SourceParams, querystring: ListQuery, response: memberList } },
-      async (request, reply) => {
-        currentUser(request)
-        const source = loadSource(request, kind, request.params.id)
-        const params = request.query
-        const page = pageOf(params)
-        const { rows, total } =
-          request.query.state === 'awaiting'
-            ? { rows: [], total: 0 }
-            : listDirectMembers(callerOf(request).db, source.ref, filterOf(params), {
-                limit: page.perPage,
-                offset: page.offset,
-              })
-        setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
-        return serialize(request, rows)
-      },
-    )
-
-    app.get(
-      `${base}/all`,
-      { schema: { params: SourceParams, querystring: ListQuery, response: memberList } },
-      async (request, reply) => {
-        currentUser(request)
-        const source = loadSource(request, kind, request.params.id)
-        const params = request.query
-        const page = pageOf(params)
-        const { rows, total } =
-          request.query.state === 'awaiting'
-            ? { rows: [], total: 0 }
-            : listEffectiveMembers(callerOf(request).db, source.ref, filterOf(params), {
-                limit: page.perPage,
-                offset: page.offset,
-              })
-        setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
-        return serialize(request, rows)
-      },
-    )
+    // Direct members, and members with those inherited from ancestor groups (`/all`): one shape.
+    for (const [url, list] of [
+      [base, listDirectMembers],
+      [`${base}/all`, listEffectiveMembers],
+    ] as const) {
+      app.get(
+        url,
+        { schema: { params: SourceParams, querystring: ListQuery, response: memberList } },
+        async (request, reply) => {
+          currentUser(request)
+          const source = loadSource(request, kind, request.params.id)
+          const params = request.query
+          const page = pageOf(params)
+          const { rows, total } =
+            params.state === 'awaiting'
+              ? { rows: [], total: 0 }
+              : list(callerOf(request).db, source.ref, filterOf(params), { limit: page.perPage, offset: page.offset })
+          setPageHeaders(request, reply, callerOf(request).baseUrl, page, total)
+          return serialize(request, rows)
+        },
+      )
+    }
 
     app.get(
       `${base}/:user_id`,
