@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CACHE_FILE, searchCache, type Cache } from '../../src/main/core/cache/index'
+import { CACHE_FILE, openCache, searchCache, type Cache } from '../../src/main/core/cache/index'
 import { createCore, type Core } from '../../src/main/core/index'
 import { CachedGet } from '../../src/main/core/cache/http-cache'
 import { ISSUE_LINKS_PER_RUN, MILESTONES_REFRESH_MS } from '../../src/main/core/sync/run'
@@ -211,46 +211,102 @@ describe('sync requests across projects', () => {
   })
 })
 
-describe('sync writes each page while the next one travels', () => {
-  it('commits a page before the one after the next is asked for, and keeps what was fetched when the server goes away between pages', async () => {
-    const server = await startRestartableServer()
-    const log = new RequestLog()
-    const owner = seedUser(server, { username: `batch${Math.random().toString(36).slice(2, 7)}` })
-    const project = await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Many' })
-    await createIssues(server, owner.token, project.id, 23)
-    const services = await desktopServices(log)
-    const core = createCore({
+describe('sync writes a list a few pages at a time while the next one travels', () => {
+  let server: RestartableServer
+  let log: RequestLog
+  let owner: SeededUser
+  let projectId: number
+  beforeAll(async () => {
+    server = await startRestartableServer()
+    log = new RequestLog()
+    owner = seedUser(server, { username: `batch${Math.random().toString(36).slice(2, 7)}` })
+    projectId = (await api<{ id: number }>(server, owner.token, 'POST', '/projects', { name: 'Many' })).id
+    await createIssues(server, owner.token, projectId, 23)
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  /** A core syncing two pages of 5 a commit into `cache` (default: the services' own). */
+  const coreFor = (services: Awaited<ReturnType<typeof desktopServices>>, cache = services.cache): Core =>
+    createCore({
       version: '0.1.0',
       mode: 'browser',
       serverUrl: server.url,
       accounts: services.accounts,
-      cache: services.cache,
-      syncOptions: { perPage: 5 },
+      cache,
+      syncOptions: { perPage: 5, pagesPerCommit: 2 },
     })
+  const issueCount = (cache: Cache): number => cache.db.prepare('SELECT count(*) FROM issues').pluck().get() as number
+  const issuesDownloaded = (): number =>
+    log.entries.filter((e) => e.path === `/projects/${projectId}/issues`).reduce((n, e) => n + (e.items ?? 0), 0)
+
+  it('commits two pages together, the next request already sent, and keeps the page in hand when the server goes away', async () => {
+    const services = await desktopServices(log)
+    const core = coreFor(services)
     const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
     try {
-      const issueCount = (): number => services.cache.db.prepare('SELECT count(*) FROM issues').pluck().get() as number
-      // What the cache holds as each page of issues is asked for: page n goes out before page
-      // n - 1 is written (so the write overlaps the request), and after page n - 2 is.
+      // What the cache holds as each page of issues is asked for. Pages of 5 bring 5, then 4 new
+      // each (updated_after includes its instant, so a page repeats the item it starts at). Pages
+      // 1 and 2 are written once page 3 is asked for, pages 3 and 4 once page 5 is.
       const heldAtRequest: number[] = []
-      // The server stops before the fourth page of issues is asked for: the three before it are kept
-      // (5 + 4 + 4 items: updated_after includes its instant, so a page repeats the item it starts at).
       log.beforeRequest = async (url) => {
         if (!url.pathname.endsWith('/issues')) return
-        heldAtRequest.push(issueCount())
-        if (heldAtRequest.length === 4) await server.stop()
+        heldAtRequest.push(issueCount(services.cache))
+        if (heldAtRequest.length === 6) await server.stop()
       }
       expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'offline' })
-      expect(heldAtRequest).toEqual([0, 0, 5, 9])
-      expect(issueCount()).toBe(13)
+      expect(heldAtRequest).toEqual([0, 0, 0, 9, 9, 17])
+      // Page 5, fetched and not yet due for a commit, is written when the run stops.
+      expect(issueCount(services.cache)).toBe(21)
       log.beforeRequest = null
       await server.restart()
       expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
-      expect(issueCount()).toBe(23)
+      expect(issueCount(services.cache)).toBe(23)
     } finally {
+      log.beforeRequest = null
       await core.dispose()
       services.dispose()
-      await server.close()
+    }
+  })
+
+  it('resumes a run killed with pages in hand from the cursor committed with the pages before them', async () => {
+    const services = await desktopServices(log)
+    const core = coreFor(services)
+    const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
+    const killed = mkdtempSync(join(tmpdir(), 'burrow-killed-'))
+    let resumed: { core: Core; cache: Cache } | null = null
+    try {
+      // The cache's files as a process killed when page 5 is asked for leaves them: pages 1 and 2
+      // committed with their cursor, pages 3 and 4 in hand and lost.
+      let issueRequests = 0
+      log.beforeRequest = async (url) => {
+        if (url.pathname.endsWith('/issues') && ++issueRequests === 5)
+          for (const file of [CACHE_FILE, `${CACHE_FILE}-wal`])
+            copyFileSync(join(services.dir, file), join(killed, file))
+      }
+      expect(await (core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({ outcome: 'completed' })
+      log.beforeRequest = null
+      const cache = openCache({ userDataDir: killed })
+      resumed = { core: coreFor(services, cache), cache }
+      expect(issueCount(cache)).toBe(9)
+      // Their search documents, left pending, are indexed when the cache opens again.
+      expect(searchCache(cache, accountId, { query: 'issue', limit: 50 }).total).toBe(9)
+      log.clear()
+      expect(await (resumed.core.sync as NonNullable<Core['sync']>).run(accountId)).toMatchObject({
+        outcome: 'completed',
+      })
+      // From the committed cursor (issue 9's instant): the 14 issues after it, and issue 9, 13, 17 and 21 again.
+      expect(issuesDownloaded()).toBe(14 + 4)
+      const titles = cache.db.prepare('SELECT title FROM issues ORDER BY iid').pluck().all()
+      expect(titles).toEqual(Array.from({ length: 23 }, (_, i) => `Issue ${i + 1}`))
+    } finally {
+      log.beforeRequest = null
+      await resumed?.core.dispose()
+      resumed?.cache.close()
+      rmSync(killed, { recursive: true, force: true })
+      await core.dispose()
+      services.dispose()
     }
   })
 })
@@ -269,7 +325,8 @@ describe('sync indexes a list for search once, at its end', () => {
       serverUrl: server.url,
       accounts: services.accounts,
       cache: services.cache,
-      syncOptions: { perPage: 5 },
+      // A commit a page: what is written, and what is indexed, as each page is asked for.
+      syncOptions: { perPage: 5, pagesPerCommit: 1 },
     })
     const accountId = (await services.accounts.add({ baseUrl: server.url, token: owner.token })).id
     const count = (sql: string): number => services.cache.db.prepare(sql).pluck().get() as number

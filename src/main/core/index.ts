@@ -33,7 +33,7 @@ export interface CreateCoreOptions extends Omit<
    * Sync timing. With `schedule: true` (the shells), every account syncs periodically and again
    * when its instance comes back online; tests leave it off and start runs themselves.
    */
-  readonly syncOptions?: Pick<SyncServiceOptions, 'intervalMs' | 'reconcileEveryMs' | 'perPage'> & {
+  readonly syncOptions?: Pick<SyncServiceOptions, 'intervalMs' | 'reconcileEveryMs' | 'perPage' | 'pagesPerCommit'> & {
     readonly schedule?: boolean
   }
   /**

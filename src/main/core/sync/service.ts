@@ -29,6 +29,8 @@ export interface SyncServiceOptions {
   readonly reconcileEveryMs?: number
   /** Page size of list requests; default 100. */
   readonly perPage?: number
+  /** Pages of a list written in one transaction; default PAGES_PER_COMMIT (run.ts). */
+  readonly pagesPerCommit?: number
 }
 
 interface AccountSync {
@@ -238,6 +240,7 @@ export class SyncService {
         signal,
         reconcile,
         perPage: this.options.perPage,
+        pagesPerCommit: this.options.pagesPerCommit,
         onProgress: (p) => {
           a.progress = p
           this.options.onProgress?.(p)
