@@ -240,6 +240,18 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
     expect(stale.status).toBe(412)
   })
 
+  it("answers an update naming no field with Grape's at_least_one_of message, changing nothing", async () => {
+    const before = await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1`)
+    const res = await api(dev.token, 'PUT', `/projects/${project.id}/merge_requests/1`, {})
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({
+      error:
+        'title, description, target_branch, state_event, labels, add_labels, remove_labels, assignee_id, assignee_ids, reviewer_ids, milestone_id, remove_source_branch, squash, discussion_locked, allow_collaboration, allow_maintainer_to_push are missing, at least one parameter must be provided',
+    })
+    const after = await api(dev.token, 'GET', `/projects/${project.id}/merge_requests/1`)
+    expect((after.body as Json).updated_at).toBe((before.body as Json).updated_at)
+  })
+
   it('closes and reopens with state_event and records closed and reopened events', async () => {
     const closed = await api(dev.token, 'PUT', `/projects/${project.id}/merge_requests/5`, { state_event: 'close' })
     expect(closed.body).toMatchObject({ state: 'closed', closed_by: { id: dev.user.id } })
@@ -299,6 +311,16 @@ describe('merge requests: create, read, update, delete, lists, approvals', () =>
       expect(iidsOf((await list('wip=no')).body)).toEqual([1, 3, 4, 5])
       expect(iidsOf((await list('created_after=2999-01-01T00:00:00Z')).body)).toEqual([])
       expect(iidsOf((await list('created_before=2999-01-01T00:00:00Z')).body)).toEqual([1, 2, 3, 4, 5])
+    })
+
+    it('refuses iids that are not integers and a view other than simple with 400, as Grape types them', async () => {
+      expect(await list('iids[]=1&iids[]=abc')).toMatchObject({ status: 400, body: { error: 'iids is invalid' } })
+      expect(await list('iids=x')).toMatchObject({ status: 400, body: { error: 'iids is invalid' } })
+      expect(iidsOf((await list('iids=1,3')).body)).toEqual([1, 3])
+      expect(await list('view=full')).toMatchObject({
+        status: 400,
+        body: { error: 'view does not have a valid value' },
+      })
     })
 
     it('filters by milestone title, None and Any', async () => {

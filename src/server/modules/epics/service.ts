@@ -68,6 +68,7 @@ import {
   apiMessage,
   invalidParam,
   missingParam,
+  noneGiven,
   notFound,
   paramError,
   unauthorized,
@@ -619,8 +620,7 @@ export function updateEpicFromParams(
 ): EpicRow {
   const user = requireEpicsFeature(caller)
   requireAdminEpics(caller, group)
-  if (EPIC_UPDATE_PARAMS.every((k) => p[k] === undefined))
-    throw paramError(`${EPIC_UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
+  if (EPIC_UPDATE_PARAMS.every((k) => p[k] === undefined)) throw noneGiven(EPIC_UPDATE_PARAMS)
   if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen')
     throw invalidParam('state_event', 'does not have a valid value')
   return updateEpic(

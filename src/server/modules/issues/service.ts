@@ -42,8 +42,8 @@ import {
   forbidden,
   invalidParam,
   missingParam,
+  noneGiven,
   notFound,
-  paramError,
   validationFailed,
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
@@ -435,8 +435,7 @@ export function changesFromParams(
   project: ProjectRow,
   p: Readonly<Record<string, unknown>>,
 ): IssueChanges {
-  if (UPDATE_PARAMS.every((k) => p[k] === undefined))
-    throw paramError(`${UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`)
+  if (UPDATE_PARAMS.every((k) => p[k] === undefined)) throw noneGiven(UPDATE_PARAMS)
   const db = caller.db
   if (p.state_event !== undefined && p.state_event !== 'close' && p.state_event !== 'reopen')
     throw invalidParam('state_event', 'does not have a valid value')

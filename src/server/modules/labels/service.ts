@@ -22,7 +22,7 @@ import { projectsInNamespaces } from '../projects'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import type { Label } from '../../../shared/api/label'
 import { labelEntity } from './entity'
-import { conflict, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import { conflict, missingParam, noneGiven, notFound, validationFailed } from '../../platform/http/errors'
 import { normalizeColor } from './colors'
 import { checkLabelDescription, checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 
@@ -210,7 +210,7 @@ export interface LabelUpdateParams {
 export function updateLabel(caller: Caller, label: LabelRow, params: LabelUpdateParams, forProject: boolean): LabelRow {
   const names = forProject ? ['new_name', 'color', 'description', 'priority'] : ['new_name', 'color', 'description']
   const given = names.filter((n) => (params as Record<string, unknown>)[n] !== undefined)
-  if (given.length === 0) throw paramError(`${names.join(', ')} are missing, at least one parameter must be provided`)
+  if (given.length === 0) throw noneGiven(names)
   const db = caller.db
   const title = params.new_name !== undefined ? titleOf(params.new_name) : undefined
   checkLabelDescription(params.description)

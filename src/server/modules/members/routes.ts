@@ -21,7 +21,15 @@ import { memberEntity, userMembershipEntity, type MemberEntity } from './entity'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import accessRequests from './access-requests-routes'
 import billableMembers from './billable-routes'
-import { ApiError, conflict, forbidden, invalidParam, notFound, paramError } from '../../platform/http/errors'
+import {
+  ApiError,
+  conflict,
+  forbidden,
+  invalidParam,
+  noneGiven,
+  notFound,
+  paramError,
+} from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadUser, requireAdmin } from '../../platform/http/resolve'
 import {
@@ -97,15 +105,14 @@ function requestedUserIds(
   const raw = body.user_id
   if ((raw === undefined || raw === null || raw === '') && typeof body.username === 'string' && body.username !== '')
     return { username: body.username }
-  if (raw === undefined || raw === null || raw === '')
-    throw paramError('user_id, username are missing, at least one parameter must be provided')
+  if (raw === undefined || raw === null || raw === '') throw noneGiven(['user_id', 'username'])
   if (body.username !== undefined && body.username !== '') throw paramError('user_id, username are mutually exclusive')
   const text = Array.isArray(raw) ? raw.join(',') : String(raw)
   const ids = text
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '')
-  if (ids.length === 0) throw paramError('user_id, username are missing, at least one parameter must be provided')
+  if (ids.length === 0) throw noneGiven(['user_id', 'username'])
   return { ids, multiple: text.includes(',') }
 }
 

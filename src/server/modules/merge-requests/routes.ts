@@ -36,6 +36,7 @@ import {
   forbidden,
   invalidParam,
   missingParam,
+  noneGiven,
   notFound,
   notModified,
   paramError,
@@ -81,7 +82,7 @@ import {
 } from '../time-tracking'
 import { createTodo, mergeRequestTodoEntity, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
-import { boolOf, datetimeOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
+import { boolOf, datetimeOf, intListOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
 import { diffLimitsOf, UNLIMITED_DIFF } from './versions'
 import { parseHumanDuration } from '../time-tracking'
@@ -118,6 +119,25 @@ const UpdateBody = Type.Object({
   state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
   discussion_locked: Type.Optional(Type.Boolean()),
 })
+// The parameters of which an update needs one (GitLab's at_least_one_of, in its order).
+const UPDATE_PARAMS = [
+  'title',
+  'description',
+  'target_branch',
+  'state_event',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'assignee_id',
+  'assignee_ids',
+  'reviewer_ids',
+  'milestone_id',
+  'remove_source_branch',
+  'squash',
+  'discussion_locked',
+  'allow_collaboration',
+  'allow_maintainer_to_push',
+]
 const ShowQuery = Type.Object({
   render_html: Type.Optional(Type.Boolean()),
   include_diverged_commits_count: Type.Optional(Type.Boolean()),
@@ -350,6 +370,7 @@ function filterOf(
   if (!['created_by_me', 'assigned_to_me', 'all'].includes(scope))
     throw invalidParam('scope', 'does not have a valid value')
   if (q.wip !== undefined && q.wip !== 'yes' && q.wip !== 'no') throw invalidParam('wip', 'does not have a valid value')
+  if (q.view !== undefined && q.view !== 'simple') throw invalidParam('view', 'does not have a valid value')
   const approvedBy = idOrSpecial(q.approved_by_ids, 'approved_by_ids')
   if (Array.isArray(approvedBy) && approvedBy.length > 5)
     throw paramError('approved_by_ids should have at most 5 items')
@@ -371,7 +392,7 @@ function filterOf(
     viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
     projectIds,
     state: state === 'all' ? undefined : (state as MergeRequestFilter['state']),
-    iids: q.iids !== undefined ? idsOf(q.iids) : undefined,
+    iids: intListOf('iids', q.iids),
     sourceBranch: q.source_branch !== undefined ? textParam('source_branch', q.source_branch) : undefined,
     targetBranch: q.target_branch !== undefined ? textParam('target_branch', q.target_branch) : undefined,
     createdAfter: datetimeOf('created_after', q.created_after),
@@ -602,10 +623,7 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
       if (mr.author_id !== user.id && !request.perms.canInProject(project, AccessLevel.DEVELOPER)) throw forbidden()
       checkUnmodifiedSince(request, mr.updated_at)
       const keys = Object.keys(request.body).filter((k) => k !== 'id' && k !== 'merge_request_iid')
-      if (keys.length === 0)
-        throw missingParam(
-          'title, description, target_branch, state_event, labels, add_labels, remove_labels, assignee_id, assignee_ids, reviewer_ids, milestone_id, remove_source_branch, squash, discussion_locked, allow_collaboration, allow_maintainer_to_push',
-        )
+      if (keys.length === 0) throw noneGiven(UPDATE_PARAMS)
       const row = await updateMergeRequest(callerOf(request), project, mr, toInput(request.body), user)
       if (row.state === 'opened' && (row.target_branch !== mr.target_branch || mr.state !== 'opened'))
         queueMergeabilityCheck(request.server.burrow, row.id)

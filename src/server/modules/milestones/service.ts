@@ -17,7 +17,7 @@ import {
 } from './queries'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { todayIso } from './entity'
-import { invalidParam, missingParam, paramError, validationFailed } from '../../platform/http/errors'
+import { invalidParam, missingParam, noneGiven, validationFailed } from '../../platform/http/errors'
 import { recordEvent } from '../events'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
 import { findNamespaceById } from '../namespaces'
@@ -125,8 +125,7 @@ export function updateMilestone(
   params: MilestoneUpdateParams,
   authorId: number,
 ): MilestoneRow {
-  if (UPDATABLE.every((k) => params[k] === undefined))
-    throw paramError(`${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`)
+  if (UPDATABLE.every((k) => params[k] === undefined)) throw noneGiven(UPDATABLE)
   if (params.state_event !== undefined && params.state_event !== 'close' && params.state_event !== 'activate')
     throw invalidParam('state_event', 'does not have a valid value')
   const due = dateParam('due_date', params.due_date)

@@ -23,7 +23,7 @@ import { userNamespaceId, usersByIds } from '../users'
 import { FEATURE_ACCESS_DEFAULTS, PROJECT_SETTING_DEFAULTS, projectGroupLinkEntity, starrerEntity } from './entity'
 import { answerFromMemo } from '../../platform/http/answer-memo'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, forbidden, invalidParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import { apiMessage, forbidden, invalidParam, noneGiven, notFound, validationFailed } from '../../platform/http/errors'
 import { keysetOf, pageOf, setKeysetHeaders, setPageHeaders, wantsKeyset } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject, loadUser, requireAdmin } from '../../platform/http/resolve'
 import {
@@ -139,8 +139,7 @@ function targetNamespace(caller: Caller, raw: string | undefined, fallbackUserId
 type Body = Readonly<Record<string, unknown>>
 
 function createFromBody(caller: Caller, body: Body, creator: UserRow): Promise<ProjectRow> {
-  if (body.name === undefined && body.path === undefined)
-    throw paramError('name, path are missing, at least one parameter must be provided')
+  if (body.name === undefined && body.path === undefined) throw noneGiven(['name', 'path'])
   const enumError = settingsEnumError(body)
   if (enumError) throw invalidParam(enumError, 'does not have a valid value')
   const namespace = targetNamespace(caller, body.namespace_id as string | undefined, creator.id)

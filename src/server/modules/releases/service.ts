@@ -11,8 +11,8 @@ import {
   apiMessage,
   conflict,
   forbidden,
+  noneGiven,
   notFound,
-  paramError,
   unprocessable,
   validationFailed,
 } from '../../platform/http/errors'
@@ -362,8 +362,7 @@ export function updateLink(
   params: LinkParams,
 ): ReleaseLinkRow {
   requireWrite(caller, repo)
-  if (params.name === undefined && params.url === undefined)
-    throw paramError('name, url are missing, at least one parameter must be provided')
+  if (params.name === undefined && params.url === undefined) throw noneGiven(['name', 'url'])
   const fields = linkFields(params, link)
   const errors = checkLink(caller, release.id, fields, link.id)
   if (Object.keys(errors).length > 0) throw validationFailed(errors)

@@ -4,7 +4,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { callerOf } from '../../platform/caller'
-import { apiMessage, forbidden, missingParam, notFound, paramError, validationFailed } from '../../platform/http/errors'
+import {
+  apiMessage,
+  forbidden,
+  missingParam,
+  noneGiven,
+  notFound,
+  paramError,
+  validationFailed,
+} from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { currentUser, loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
 import { namespaceAncestors } from '../namespaces'
@@ -204,7 +212,8 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       currentUser(request)
       const b = request.body
-      const keys = [
+      // maintainer_note (deprecated) counts but is not named in GitLab's message.
+      const named = [
         'description',
         'active',
         'paused',
@@ -214,13 +223,8 @@ const runners: FastifyPluginAsyncTypebox = async (app) => {
         'access_level',
         'maximum_timeout',
         'maintenance_note',
-        'maintainer_note',
       ] as const
-      if (!keys.some((k) => b[k] !== undefined)) {
-        throw paramError(
-          'description, active, paused, tag_list, run_untagged, locked, access_level, maximum_timeout, maintenance_note are missing, at least one parameter must be provided',
-        )
-      }
+      if (![...named, 'maintainer_note' as const].some((k) => b[k] !== undefined)) throw noneGiven(named)
       if (b.active !== undefined && b.paused !== undefined) throw paramError('active, paused are mutually exclusive')
       const { runner, projectIds } = loadRunner(ctx.db, request.params.id)
       if (!canUpdateRunner(callerOf(request).perms, runner, projectIds)) throw forbidden('No access granted')

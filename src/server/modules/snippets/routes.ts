@@ -6,7 +6,7 @@ import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
 import type { SnippetChanges } from './queries'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
-import { apiMessage, missingParam, notFound, paramError } from '../../platform/http/errors'
+import { apiMessage, missingParam, noneGiven, notFound, paramError } from '../../platform/http/errors'
 import { pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { sendRawContent } from '../../platform/http/raw-content'
@@ -137,9 +137,7 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
           (v) => v === undefined,
         )
       ) {
-        throw paramError(
-          'title, file_name, content, visibility, description, files are missing, at least one parameter must be provided',
-        )
+        throw noneGiven(['title', 'file_name', 'content', 'visibility', 'description', 'files'])
       }
       if (body.title === '') throw apiMessage(400, { title: ["can't be blank"] })
       checkUnmodifiedSince(request, snippet.updated_at)

@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { WikiAttachment, WikiFormat, WikiPage, WikiPageBasic } from '../../../shared/api/wiki'
 import { callerOf } from '../../platform/caller'
 import type { ProjectRow } from '../../platform/db/rows'
-import { forbidden, missingParam, paramError } from '../../platform/http/errors'
+import { forbidden, missingParam, noneGiven } from '../../platform/http/errors'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { canReadWikiWith } from './policy'
 import {
@@ -86,7 +86,7 @@ const wikis: FastifyPluginAsyncTypebox = async (app) => {
       const project = wikiProject(request, request.params.id)
       const { title, content, format } = request.body
       if (title === undefined && content === undefined && format === undefined)
-        throw paramError('content, title, format are missing, at least one parameter must be provided')
+        throw noneGiven(['content', 'title', 'format'])
       return updateWikiPage(callerOf(request), project, request.params.slug, { title, content, format })
     },
   )

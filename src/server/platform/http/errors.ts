@@ -28,6 +28,14 @@ export function missingParam(...params: string[]): ApiError {
   return new ApiError(400, { error: params.map((p) => `${p} is missing`).join(', ') })
 }
 
+/**
+ * 400 `{"error": "a, b are missing, at least one parameter must be provided"}`: none of the
+ * parameters of which a request needs one was given (Grape's `at_least_one_of`).
+ */
+export function noneGiven(params: readonly string[]): ApiError {
+  return paramError(`${params.join(', ')} are missing, at least one parameter must be provided`)
+}
+
 /** 400 `{"error": "visibility does not have a valid value"}`-style errors about one parameter. */
 export function invalidParam(param: string, reason = 'is invalid'): ApiError {
   return new ApiError(400, { error: `${param} ${reason}` })
