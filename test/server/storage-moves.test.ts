@@ -267,10 +267,7 @@ describe('repository storage moves', () => {
       { message: { destination_storage_name: ['is not included in the list'] } },
     ])
     const missing = await asRoot('POST', '/project_repository_storage_moves', {})
-    expect([missing.statusCode, missing.json()]).toEqual([
-      400,
-      { error: 'source_storage_name is missing, destination_storage_name is missing' },
-    ])
+    expect([missing.statusCode, missing.json()]).toEqual([400, { error: 'source_storage_name is missing' }])
     const badSource = await asRoot('POST', '/project_repository_storage_moves', {
       source_storage_name: 'tape',
       destination_storage_name: 'fast-ssd',
@@ -292,6 +289,23 @@ describe('repository storage moves', () => {
       400,
       { message: { repository_storage: ['is not included in the list'] } },
     ])
+  })
+
+  it('schedules the bulk moves without a destination: each goes where a single move would pick', async () => {
+    const a = await createProject('bulk-auto-a')
+    const b = await createProject('bulk-auto-b')
+    const res = await asRoot('POST', '/project_repository_storage_moves', { source_storage_name: 'default' })
+    expect([res.statusCode, res.json()]).toEqual([202, { message: '202 Accepted' }])
+    await storageMovesIdle(s.app.burrow)
+    expect([await storageOf(a.id), await storageOf(b.id)]).toEqual(['fast-ssd', 'fast-ssd'])
+    const moves = (await asRoot('GET', `/projects/${a.id}/repository_storage_moves`)).json() as Move[]
+    expect(moves.map((m) => [m.state, m.source_storage_name, m.destination_storage_name])).toEqual([
+      ['finished', 'default', 'fast-ssd'],
+    ])
+    // And back again (the picked destination of a project on fast-ssd is default).
+    await asRoot('POST', '/project_repository_storage_moves', { source_storage_name: 'fast-ssd' })
+    await storageMovesIdle(s.app.burrow)
+    expect([await storageOf(a.id), await storageOf(b.id)]).toEqual(['default', 'default'])
   })
 
   it('picks another configured storage when no destination is given', async () => {

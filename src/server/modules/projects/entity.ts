@@ -24,8 +24,14 @@ export function projectNamespace(p: ProjectWithNamespaceRow, baseUrl: string): P
   }
 }
 
+/** What `project_ref` shows of a project and its namespace. */
+export type ProjectRefRow = Pick<
+  ProjectWithNamespaceRow,
+  'id' | 'name' | 'path' | 'description' | 'created_at' | 'ns_full_path' | 'ns_full_name'
+>
+
 /** `project_ref`: the smallest project shape embedded in other resources. */
-export function projectRef(p: ProjectWithNamespaceRow): ProjectRef {
+export function projectRef(p: ProjectRefRow): ProjectRef {
   return {
     id: p.id,
     name: p.name,

@@ -228,46 +228,36 @@ export interface MovedGroupRow {
   readonly full_path: string
 }
 
-/** The containers of a page of moves, loaded with one query per kind. */
-export interface MovedContainers {
-  readonly projects: Map<number, MovedProjectRow>
-  readonly snippets: Map<number, MovedSnippetRow>
-  readonly groups: Map<number, MovedGroupRow>
-}
-
-/** Loads what each move of the page shows of what it moves. */
-export function movedContainers(db: Db, rows: readonly StorageMoveRow[]): MovedContainers {
-  const ids = (kind: StorageMoveKind): string =>
-    JSON.stringify([
-      ...new Set(
-        rows
-          .map(moveContainer)
-          .filter((c) => c.kind === kind)
-          .map((c) => c.id),
-      ),
-    ])
-  const projects = db
+/** The projects of a page of moves (those still there), by id. */
+export function movedProjects(db: Db, ids: readonly number[]): Map<number, MovedProjectRow> {
+  const rows = db
     .prepare(
       `SELECT p.id, p.name, p.path, p.description, p.created_at, n.full_path AS ns_full_path, n.full_name AS ns_full_name
        FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE p.id IN (SELECT value FROM json_each(?))`,
     )
-    .all(ids('project')) as MovedProjectRow[]
-  const snippets = db
+    .all(JSON.stringify(ids)) as MovedProjectRow[]
+  return new Map(rows.map((p) => [p.id, p]))
+}
+
+/** The snippets of a page of moves (those still there), by id. */
+export function movedSnippets(db: Db, ids: readonly number[]): Map<number, MovedSnippetRow> {
+  const rows = db
     .prepare(
       `SELECT s.id, s.title, s.description, s.visibility, s.created_at, s.updated_at, s.project_id,
               CASE WHEN p.id IS NULL THEN NULL ELSE n.full_path || '/' || p.path END AS project_full_path
        FROM snippets s LEFT JOIN projects p ON p.id = s.project_id LEFT JOIN namespaces n ON n.id = p.namespace_id
        WHERE s.id IN (SELECT value FROM json_each(?))`,
     )
-    .all(ids('snippet')) as MovedSnippetRow[]
-  const groups = db
+    .all(JSON.stringify(ids)) as MovedSnippetRow[]
+  return new Map(rows.map((s) => [s.id, s]))
+}
+
+/** The groups of a page of moves (those still there), by id. */
+export function movedGroups(db: Db, ids: readonly number[]): Map<number, MovedGroupRow> {
+  const rows = db
     .prepare(
       `SELECT id, name, full_path FROM namespaces WHERE kind = 'group' AND id IN (SELECT value FROM json_each(?))`,
     )
-    .all(ids('group')) as MovedGroupRow[]
-  return {
-    projects: new Map(projects.map((p) => [p.id, p])),
-    snippets: new Map(snippets.map((s) => [s.id, s])),
-    groups: new Map(groups.map((g) => [g.id, g])),
-  }
+    .all(JSON.stringify(ids)) as MovedGroupRow[]
+  return new Map(rows.map((g) => [g.id, g]))
 }

@@ -197,11 +197,17 @@ export function scheduleGroupMove(
 }
 
 /**
- * The bulk endpoints: schedules a move for everything of `kind` on `source`. Containers whose
- * move cannot be scheduled (one is already under way) are skipped, as GitLab's bulk service
- * skips them. Returns how many were scheduled.
+ * The bulk endpoints: schedules a move for everything of `kind` on `source`, to `destination` or,
+ * when none is named, where a single move would pick. Containers whose move cannot be scheduled
+ * (one is already under way) are skipped, as GitLab's bulk service skips them. Returns how many
+ * were scheduled.
  */
-export function scheduleBulkMoves(caller: Caller, kind: StorageMoveKind, source: string, destination: string): number {
+export function scheduleBulkMoves(
+  caller: Caller,
+  kind: StorageMoveKind,
+  source: string,
+  destination: string | undefined,
+): number {
   const { ctx, db } = caller
   let ids: number[]
   if (kind === 'project') ids = writableProjectIdsOnStorage(db, source)
