@@ -1,10 +1,12 @@
 import type { LabelEventRow, MilestoneEventRow, ResourceEventRow, StateEventRow } from './queries'
 import { resourceOfEvent } from './queries'
+import type { LabelBasic } from '../../../shared/api/common'
+import type { ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent } from '../../../shared/api/event'
 import type { Milestone } from '../../../shared/api/milestone'
 import type { UserRef } from '../users'
 
 /** The fields every resource event shares: GitLab's `id, user, created_at, resource_type, resource_id`. */
-function common(row: ResourceEventRow, user: UserRef | null): Record<string, unknown> {
+function common(row: ResourceEventRow, user: UserRef | null) {
   const resource = resourceOfEvent(row)
   return { id: row.id, user, created_at: row.created_at, resource_type: resource.type, resource_id: resource.id }
 }
@@ -13,8 +15,8 @@ function common(row: ResourceEventRow, user: UserRef | null): Record<string, unk
 export function labelEventEntity(
   row: LabelEventRow,
   user: UserRef | null,
-  label: Readonly<Record<string, unknown>> | null,
-): Readonly<Record<string, unknown>> {
+  label: LabelBasic | null,
+): ResourceLabelEvent {
   return { ...common(row, user), label, action: row.action }
 }
 
@@ -23,12 +25,12 @@ export function milestoneEventEntity(
   row: MilestoneEventRow,
   user: UserRef | null,
   milestone: Milestone | null,
-): Readonly<Record<string, unknown>> {
+): ResourceMilestoneEvent {
   return { ...common(row, user), milestone, action: row.action, state: row.state }
 }
 
 /** GitLab's ResourceStateEvent entity, with the commit or merge request that caused the change. */
-export function stateEventEntity(row: StateEventRow, user: UserRef | null): Readonly<Record<string, unknown>> {
+export function stateEventEntity(row: StateEventRow, user: UserRef | null): ResourceStateEvent {
   return {
     ...common(row, user),
     source_commit: row.source_commit,

@@ -10,9 +10,6 @@ export interface ResourceRef {
   readonly id: number
 }
 
-/** The three resource event tables (GitLab's ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent). */
-export type ResourceEventTable = 'resource_label_events' | 'resource_milestone_events' | 'resource_state_events'
-
 const COLUMN: Readonly<Record<ResourceType, string>> = {
   Issue: 'issue_id',
   MergeRequest: 'merge_request_id',
@@ -53,7 +50,17 @@ export interface StateEventRow extends ResourceColumns {
   readonly created_at: string
 }
 
-export type ResourceEventRow = LabelEventRow | MilestoneEventRow | StateEventRow
+/** The row of each resource event table (GitLab's ResourceLabelEvent, ResourceMilestoneEvent, ResourceStateEvent). */
+export interface ResourceEventRows {
+  readonly resource_label_events: LabelEventRow
+  readonly resource_milestone_events: MilestoneEventRow
+  readonly resource_state_events: StateEventRow
+}
+
+/** The three resource event tables. */
+export type ResourceEventTable = keyof ResourceEventRows
+
+export type ResourceEventRow = ResourceEventRows[ResourceEventTable]
 
 /** The resource a row belongs to (exactly one of its three columns is set). */
 export function resourceOfEvent(row: ResourceColumns): ResourceRef {
@@ -120,13 +127,13 @@ export function insertStateEvent(
 }
 
 /** A page of one resource's events of a kind, oldest first, and how many there are. */
-export function listResourceEvents<T extends ResourceEventRow>(
+export function listResourceEvents<T extends ResourceEventTable>(
   db: Db,
-  table: ResourceEventTable,
+  table: T,
   r: ResourceRef,
   limit: number,
   offset: number,
-): { rows: T[]; total: number } {
+): { rows: ResourceEventRows[T][]; total: number } {
   const column = COLUMN[r.type]
   const total = (
     cachedStatement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`).get(r.id) as { n: number }
@@ -135,19 +142,19 @@ export function listResourceEvents<T extends ResourceEventRow>(
     r.id,
     limit,
     offset,
-  ) as T[]
+  ) as ResourceEventRows[T][]
   return { rows, total }
 }
 
 /** One event of a resource, or undefined when that resource has no event with this id. */
-export function findResourceEvent<T extends ResourceEventRow>(
+export function findResourceEvent<T extends ResourceEventTable>(
   db: Db,
-  table: ResourceEventTable,
+  table: T,
   r: ResourceRef,
   id: number,
-): T | undefined {
+): ResourceEventRows[T] | undefined {
   return cachedStatement(db, `SELECT * FROM ${table} WHERE id = ? AND ${COLUMN[r.type]} = ?`).get(id, r.id) as
-    T | undefined
+    ResourceEventRows[T] | undefined
 }
 
 /**
