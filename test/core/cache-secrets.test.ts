@@ -8,7 +8,7 @@ import type { Cache } from '../../src/main/core/cache/cache'
 import { CachedGet } from '../../src/main/core/cache/http-cache'
 import { CACHE_FILE, openCacheDatabase } from '../../src/main/core/cache/database'
 import { cacheMigrations } from '../../src/main/core/cache/migrations/index'
-import { withoutSecrets } from '../../src/main/core/cache/secrets'
+import { jsonWithoutSecrets, withoutSecrets } from '../../src/main/core/cache/secrets'
 import { createCore, type Core } from '../../src/main/core/index'
 import type { CachedGetResult } from '../../src/shared/ipc/cache'
 import type { IpcError, IpcResponse } from '../../src/shared/ipc/contract'
@@ -66,6 +66,38 @@ describe('withoutSecrets', () => {
     const clean = [{ id: 1, title: 'no secrets' }]
     expect(withoutSecrets(clean)).toEqual({ value: clean, stripped: false })
     expect(withoutSecrets(clean).value).toBe(clean)
+  })
+
+  it('jsonWithoutSecrets finds every secret name in the text, at any depth, and writes the text without it', () => {
+    const names = [
+      'token',
+      'runners_token',
+      'password',
+      'db_password',
+      'secret',
+      'client_secret',
+      'akismet_api_key',
+      'recaptcha_private_key',
+      'webhook_secret_key',
+      'eks_secret_access_key',
+      'mailgun_signing_key',
+      'external_auth_client_key_pass',
+      'connection_string',
+    ]
+    for (const name of names) {
+      const scrubbed = jsonWithoutSecrets({ id: 1, nested: [{ title: 't', [name]: 'hidden' }] })
+      expect(scrubbed).toEqual({
+        value: { id: 1, nested: [{ title: 't' }] },
+        stripped: true,
+        text: '{"id":1,"nested":[{"title":"t"}]}',
+      })
+    }
+    const variable = jsonWithoutSecrets({ variables: [{ key: 'DEPLOY', value: 'hidden', variable_type: 'env_var' }] })
+    expect(variable.text).toBe('{"variables":[{"key":"DEPLOY","variable_type":"env_var"}]}')
+    // A name only in a string, or a public key named like a secret word, keeps the value as it is.
+    const issue = { id: 2, description: 'set "token": here', token_expires_at: null, public_key: 'pub' }
+    expect(jsonWithoutSecrets(issue)).toEqual({ value: issue, stripped: false, text: JSON.stringify(issue) })
+    expect(jsonWithoutSecrets(issue).value).toBe(issue)
   })
 })
 

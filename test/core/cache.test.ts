@@ -198,3 +198,23 @@ describe('bursts of writes (bulkWrites)', () => {
     cache.close()
   })
 })
+
+describe('an issue new to the cache with the iid of a cached one', () => {
+  it('replaces the cached issue (deleted on the server since) with its labels, people and search document', () => {
+    const cache = new Cache(openCacheDatabase(':memory:'))
+    const count = (sql: string): number => cache.db.prepare(sql).pluck().get() as number
+    cache.upsert('acc', 'issue', [
+      issue(1, { title: 'Old quokka', labels: ['bug'], assignees: [{ id: 9, username: 'al', name: 'Al' }] }),
+    ])
+    const result = cache.upsert('acc', 'issue', [issue(3, { iid: 1, title: 'New wombat', labels: ['feature'] })])
+    expect(result.changed.map((c) => c.id)).toEqual([3])
+    expect(cache.db.prepare('SELECT id, iid, title FROM issues').all()).toEqual([
+      { id: 3, iid: 1, title: 'New wombat' },
+    ])
+    expect(cache.db.prepare('SELECT item_id, title FROM item_labels').all()).toEqual([{ item_id: 3, title: 'feature' }])
+    expect(count('SELECT count(*) FROM item_users')).toBe(0)
+    expect(searchCache(cache, 'acc', { query: 'quokka' }).total).toBe(0)
+    expect(searchCache(cache, 'acc', { query: 'wombat' }).total).toBe(1)
+    cache.close()
+  })
+})

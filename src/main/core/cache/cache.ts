@@ -11,7 +11,7 @@ import {
   type ItemKind,
   type NoteableKind,
 } from './kinds'
-import { withoutSecrets } from './secrets'
+import { jsonWithoutSecrets } from './secrets'
 
 /** What one `cache:did-change` announces: the kinds touched, and where. */
 export interface CacheChange {
@@ -62,6 +62,10 @@ interface SearchFacets {
 const BULK_CHECKPOINT_PAGES = 8192
 
 const isNoteable = (kind: ItemKind): kind is NoteableKind => (NOTEABLE_KINDS as readonly string[]).includes(kind)
+
+/** SQLite refused a row for a unique index (its statement alone was undone; the transaction goes on). */
+const isUniqueViolation = (error: unknown): boolean =>
+  error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
 
 /**
  * The desktop cache of every account: one SQLite file, rows keyed by account. Sync writes
@@ -232,10 +236,9 @@ export class Cache {
       const users = new Map<number, JsonObject>()
       for (const received of items) {
         // A project's or group's `runners_token` (and any other secret field) is never saved.
-        const json = withoutSecrets(received).value
+        const { value: json, text } = jsonWithoutSecrets(received)
         const id = num(json, 'id')
         if (id === null) continue
-        const text = JSON.stringify(json)
         const row = existing.get(acct, id) as
           { json: string; base_json: string | null; updated_at: string | null } | undefined
         if (row !== undefined && (row.base_json ?? row.json) === text) {
@@ -246,8 +249,6 @@ export class Cache {
         }
         const patches = spec.patchable && row !== undefined ? this.patchesOf(acct, kind, id) : []
         const effective = patches.reduce<JsonObject>((j, p) => mergePatch(j, p), json)
-        if (row === undefined && (kind === 'issue' || kind === 'merge_request' || kind === 'epic'))
-          this.dropIidClash(acct, kind, id, json)
         this.writeRow(
           acct,
           kind,
@@ -710,18 +711,24 @@ export class Cache {
     return { ...patch, labels }
   }
 
-  /** A new issue whose iid an older cached (since deleted) issue still holds: the old row goes. */
-  private dropIidClash(acct: number, kind: 'issue' | 'merge_request' | 'epic', id: number, json: JsonObject): void {
+  /**
+   * A new item whose iid an older cached (since deleted) item still holds: the old row goes.
+   * Returns whether there was one. Asked only when the row's insert met the iid's unique index.
+   */
+  private dropIidClash(acct: number, kind: ItemKind, id: number, json: JsonObject): boolean {
+    if (kind !== 'issue' && kind !== 'merge_request' && kind !== 'epic') return false
     const parentColumn = kind === 'epic' ? 'group_id' : 'project_id'
     const parent = num(json, parentColumn)
     const iid = num(json, 'iid')
-    if (parent === null || iid === null) return
+    if (parent === null || iid === null) return false
     const other = this.stmt(
       `SELECT id FROM ${KINDS[kind].table} WHERE acct = ? AND ${parentColumn} = ? AND iid = ? AND id <> ?`,
     )
       .pluck()
       .get(acct, parent, iid, id) as number | undefined
-    if (other !== undefined) this.remove(this.accountIdOf(acct), kind, [other])
+    if (other === undefined) return false
+    this.remove(this.accountIdOf(acct), kind, [other])
+    return true
   }
 
   /**
@@ -771,7 +778,14 @@ export class Cache {
     vals.push(effectiveText ?? JSON.stringify(effective))
     if (spec.patchable) vals.push(baseJson)
     // A note's thread and place stay as they were when an outbox patch rewrites it.
-    this.rowUpsert(kind, kind === 'note' && context.position === undefined).run(...vals)
+    const upsertRow = this.rowUpsert(kind, kind === 'note' && context.position === undefined)
+    try {
+      upsertRow.run(...vals)
+    } catch (error) {
+      // The insert finds the clash itself: a lookup before each new row cost a first sync 12k queries.
+      if (!isNew || !isUniqueViolation(error) || !this.dropIidClash(acct, kind, id, effective)) throw error
+      upsertRow.run(...vals)
+    }
 
     if (isNoteable(kind)) {
       if (!isNew) this.stmt('DELETE FROM item_labels WHERE acct = ? AND kind = ? AND item_id = ?').run(acct, kind, id)

@@ -15,8 +15,17 @@ import { isRecord } from '../../../shared/json'
  * `value` and `variable_type`) keeps its name and settings, not its value.
  */
 
-const SECRET_NAME =
-  /(?:^|_)(?:token|password|secret|private_key|api_key|secret_key|secret_access_key|signing_key|key_pass|connection_string)$/
+const SECRET_WORDS =
+  'token|password|secret|private_key|api_key|secret_key|secret_access_key|signing_key|key_pass|connection_string'
+
+const SECRET_NAME = new RegExp(`(?:^|_)(?:${SECRET_WORDS})$`)
+
+/**
+ * Where a JSON text may hold a secret field: a key SECRET_NAME matches, or a CI variable's
+ * `variable_type`. JSON.stringify writes such keys as they are (`"runners_token":`), so a text
+ * without a match holds none; a match elsewhere (inside a string) only costs the walk.
+ */
+const SECRET_IN_TEXT = new RegExp(`["_](?:${SECRET_WORDS})":|"variable_type":`)
 
 function isCiVariable(o: Readonly<Record<string, unknown>>): boolean {
   return typeof o.key === 'string' && 'value' in o && typeof o.variable_type === 'string'
@@ -70,4 +79,16 @@ export interface Scrubbed<T> {
  */
 export function withoutSecrets<T>(value: T): Scrubbed<T> {
   return holdsSecret(value) ? { value: strip(value) as T, stripped: true } : { value, stripped: false }
+}
+
+/**
+ * `withoutSecrets`, with the stored value's JSON text. The text is written first and searched
+ * for secret names (one native scan); only a text naming one has its value walked and, when
+ * something was left out, written again. Storing a sync page needs the text anyway.
+ */
+export function jsonWithoutSecrets<T>(value: T): Scrubbed<T> & { readonly text: string } {
+  const text = JSON.stringify(value)
+  if (!SECRET_IN_TEXT.test(text)) return { value, stripped: false, text }
+  const scrubbed = withoutSecrets(value)
+  return { ...scrubbed, text: scrubbed.stripped ? JSON.stringify(scrubbed.value) : text }
 }
