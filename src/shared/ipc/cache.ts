@@ -9,7 +9,9 @@ import type { Todo } from '../api/todo'
 import type { UserRef } from '../api/user'
 import { checkApiQuery, type ApiQueryValue } from './api'
 import { checkApiPath } from './api-path'
-import { isRecord } from '../json'
+import { Type, type Static } from 'typebox'
+import { Entity } from '../api/common'
+import { DateText, schemaCheck, Text, type Check } from './schema-check'
 import { isAccountId } from './account-id'
 
 /**
@@ -40,9 +42,6 @@ export interface CachedWire {
 /** The kinds of cached objects the cache channels answer with. */
 export type CachedKind = keyof CachedWire
 
-/** `None`: has no such value; `Any`: has one. */
-export type Wildcard = 'None' | 'Any'
-
 /** A cached row: the API JSON (with the outbox's optimistic changes applied) and whether any is pending. */
 export interface CachedItem<K extends CachedKind> {
   readonly data: CachedWire[K]
@@ -61,146 +60,184 @@ export interface CachedList<K extends CachedKind> {
   readonly limit: number
 }
 
-interface ListPaging {
+/** An object of the named fields and no other: an unknown field is refused (`unknown field x`). */
+const Params = Entity
+
+/** `None`: has no such value; `Any`: has one. */
+export const Wildcard = Type.Enum(['None', 'Any'])
+export type Wildcard = Static<typeof Wildcard>
+
+const Id = Type.Integer()
+/** An id, `None` or `Any`. */
+const IdOrWildcard = Type.Union([Type.Integer(), Wildcard])
+/** Label titles, all required: a comma list or an array; or `None` / `Any`. */
+const Labels = Type.Union([Text, Type.Immutable(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 50 }))])
+const Ids = Type.Immutable(Type.Array(Type.Integer(), { maxItems: 500 }))
+const Sort = Type.Enum(['asc', 'desc'])
+/** Where `search` looks: `title`, `description` or both (the default). */
+const SearchIn = Type.Enum(['title', 'description', 'title,description', 'description,title'])
+/** Relative to the account's user; default `all`. */
+const Scope = Type.Enum(['created_by_me', 'assigned_to_me', 'all'])
+
+const paging = {
   /** Rows to skip (virtual scrolling); default 0. */
-  readonly offset?: number
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Page size, 1–500; default 100. */
-  readonly limit?: number
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
 }
 
-interface DateFilters {
-  readonly created_after?: string
-  readonly created_before?: string
-  readonly updated_after?: string
-  readonly updated_before?: string
+const dateFilters = {
+  created_after: Type.Optional(DateText),
+  created_before: Type.Optional(DateText),
+  updated_after: Type.Optional(DateText),
+  updated_before: Type.Optional(DateText),
 }
 
 /** `GET /projects/:id/issues` (or `/groups/:id/issues`, or `/issues?scope=all`) parameters, answered from the cache. */
-export interface IssueListParams extends ListPaging, DateFilters {
-  readonly project_id?: number
+export const IssueListParams = Params({
+  ...paging,
+  ...dateFilters,
+  project_id: Type.Optional(Id),
   /** Issues of the group's projects and its subgroups' projects. */
-  readonly group_id?: number
-  readonly state?: 'opened' | 'closed' | 'all'
-  /** Titles, all required (comma list or array), or `None` / `Any`. */
-  readonly labels?: string | readonly string[]
+  group_id: Type.Optional(Id),
+  state: Type.Optional(Type.Enum(['opened', 'closed', 'all'])),
+  labels: Type.Optional(Labels),
   /** A title, `None` or `Any`. */
-  readonly milestone?: string
-  readonly assignee_id?: number | Wildcard
-  readonly assignee_username?: string
-  readonly author_id?: number
-  readonly author_username?: string
-  /** Relative to the account's user; default `all`. */
-  readonly scope?: 'created_by_me' | 'assigned_to_me' | 'all'
-  readonly confidential?: boolean
-  readonly iids?: readonly number[]
+  milestone: Type.Optional(Text),
+  assignee_id: Type.Optional(IdOrWildcard),
+  assignee_username: Type.Optional(Text),
+  author_id: Type.Optional(Id),
+  author_username: Type.Optional(Text),
+  scope: Type.Optional(Scope),
+  confidential: Type.Optional(Type.Boolean()),
+  iids: Type.Optional(Ids),
   /** Substring of the title or description (case-insensitive), as the API's `search`. */
-  readonly search?: string
-  /** `title`, `description` or `title,description` (default). */
-  readonly in?: string
-  readonly issue_type?: 'issue' | 'incident' | 'test_case'
-  readonly weight?: number | Wildcard
+  search: Type.Optional(Text),
+  in: Type.Optional(SearchIn),
+  issue_type: Type.Optional(Type.Enum(['issue', 'incident', 'test_case'])),
+  weight: Type.Optional(IdOrWildcard),
   /** The epic's id (not iid), `None` or `Any`, as GitLab's `epic_id`; read from the optimistic state, so a queued move shows at once. */
-  readonly epic_id?: number | Wildcard
-  readonly not?: {
-    readonly labels?: string | readonly string[]
-    readonly milestone?: string
-    readonly assignee_id?: number
-    readonly author_id?: number
-    readonly iids?: readonly number[]
-  }
-  readonly order_by?: 'created_at' | 'updated_at' | 'due_date' | 'title' | 'milestone_due' | 'popularity' | 'weight'
-  readonly sort?: 'asc' | 'desc'
-}
+  epic_id: Type.Optional(IdOrWildcard),
+  not: Type.Optional(
+    Params({
+      labels: Type.Optional(Labels),
+      milestone: Type.Optional(Text),
+      assignee_id: Type.Optional(Id),
+      author_id: Type.Optional(Id),
+      iids: Type.Optional(Ids),
+    }),
+  ),
+  order_by: Type.Optional(
+    Type.Enum(['created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight']),
+  ),
+  sort: Type.Optional(Sort),
+})
+export type IssueListParams = Static<typeof IssueListParams>
 
 /** `GET /projects/:id/merge_requests` parameters, answered from the cache. */
-export interface MergeRequestListParams extends ListPaging, DateFilters {
-  readonly project_id?: number
-  readonly group_id?: number
-  readonly state?: 'opened' | 'closed' | 'locked' | 'merged' | 'all'
-  readonly labels?: string | readonly string[]
-  readonly milestone?: string
-  readonly assignee_id?: number | Wildcard
-  readonly assignee_username?: string
-  readonly author_id?: number
-  readonly author_username?: string
-  readonly reviewer_id?: number | Wildcard
-  readonly reviewer_username?: string
-  readonly scope?: 'created_by_me' | 'assigned_to_me' | 'all'
-  readonly iids?: readonly number[]
-  readonly search?: string
-  readonly in?: string
-  readonly source_branch?: string
-  readonly target_branch?: string
+export const MergeRequestListParams = Params({
+  ...paging,
+  ...dateFilters,
+  project_id: Type.Optional(Id),
+  group_id: Type.Optional(Id),
+  state: Type.Optional(Type.Enum(['opened', 'closed', 'locked', 'merged', 'all'])),
+  labels: Type.Optional(Labels),
+  milestone: Type.Optional(Text),
+  assignee_id: Type.Optional(IdOrWildcard),
+  assignee_username: Type.Optional(Text),
+  author_id: Type.Optional(Id),
+  author_username: Type.Optional(Text),
+  reviewer_id: Type.Optional(IdOrWildcard),
+  reviewer_username: Type.Optional(Text),
+  scope: Type.Optional(Scope),
+  iids: Type.Optional(Ids),
+  search: Type.Optional(Text),
+  in: Type.Optional(SearchIn),
+  source_branch: Type.Optional(Text),
+  target_branch: Type.Optional(Text),
   /** `yes`: drafts only; `no`: no drafts. */
-  readonly wip?: 'yes' | 'no'
-  readonly not?: {
-    readonly labels?: string | readonly string[]
-    readonly milestone?: string
-    readonly assignee_id?: number
-    readonly author_id?: number
-    readonly reviewer_id?: number
-  }
-  readonly order_by?: 'created_at' | 'updated_at' | 'title' | 'merged_at'
-  readonly sort?: 'asc' | 'desc'
-}
+  wip: Type.Optional(Type.Enum(['yes', 'no'])),
+  not: Type.Optional(
+    Params({
+      labels: Type.Optional(Labels),
+      milestone: Type.Optional(Text),
+      assignee_id: Type.Optional(Id),
+      author_id: Type.Optional(Id),
+      reviewer_id: Type.Optional(Id),
+    }),
+  ),
+  order_by: Type.Optional(Type.Enum(['created_at', 'updated_at', 'title', 'merged_at'])),
+  sort: Type.Optional(Sort),
+})
+export type MergeRequestListParams = Static<typeof MergeRequestListParams>
 
 /** `GET /groups/:id/epics` parameters, answered from the cache. */
-export interface EpicListParams extends ListPaging, DateFilters {
-  readonly group_id?: number
+export const EpicListParams = Params({
+  ...paging,
+  ...dateFilters,
+  group_id: Type.Optional(Id),
   /** With `group_id`: epics of its subgroups too (the API's default is true). */
-  readonly include_descendant_groups?: boolean
-  readonly state?: 'opened' | 'closed' | 'all'
-  readonly labels?: string | readonly string[]
-  readonly author_id?: number
-  readonly author_username?: string
-  readonly confidential?: boolean
-  readonly search?: string
-  readonly not?: { readonly labels?: string | readonly string[]; readonly author_id?: number }
-  readonly order_by?: 'created_at' | 'updated_at' | 'title'
-  readonly sort?: 'asc' | 'desc'
-}
+  include_descendant_groups: Type.Optional(Type.Boolean()),
+  state: Type.Optional(Type.Enum(['opened', 'closed', 'all'])),
+  labels: Type.Optional(Labels),
+  author_id: Type.Optional(Id),
+  author_username: Type.Optional(Text),
+  confidential: Type.Optional(Type.Boolean()),
+  search: Type.Optional(Text),
+  not: Type.Optional(Params({ labels: Type.Optional(Labels), author_id: Type.Optional(Id) })),
+  order_by: Type.Optional(Type.Enum(['created_at', 'updated_at', 'title'])),
+  sort: Type.Optional(Sort),
+})
+export type EpicListParams = Static<typeof EpicListParams>
 
-export interface MilestoneListParams {
-  readonly project_id?: number
-  readonly group_id?: number
-  readonly state?: 'active' | 'closed'
-  readonly search?: string
-  readonly title?: string
-}
+export const MilestoneListParams = Params({
+  project_id: Type.Optional(Id),
+  group_id: Type.Optional(Id),
+  state: Type.Optional(Type.Enum(['active', 'closed'])),
+  search: Type.Optional(Text),
+  title: Type.Optional(Text),
+})
+export type MilestoneListParams = Static<typeof MilestoneListParams>
 
-export interface LabelListParams {
+export const LabelListParams = Params({
   /** Labels usable in the project (its own and its ancestor groups'), or in the group. */
-  readonly project_id?: number
-  readonly group_id?: number
-  readonly search?: string
-}
+  project_id: Type.Optional(Id),
+  group_id: Type.Optional(Id),
+  search: Type.Optional(Text),
+})
+export type LabelListParams = Static<typeof LabelListParams>
 
-export interface ProjectListParams {
+export const ProjectListParams = Params({
   /** Only the projects being synced. */
-  readonly synced?: boolean
-  readonly search?: string
-}
+  synced: Type.Optional(Type.Boolean()),
+  search: Type.Optional(Text),
+})
+export type ProjectListParams = Static<typeof ProjectListParams>
 
 /** A row of `projects:list`: the project, and whether its items are synced. */
 export type SyncedProject = Project & { readonly burrow_synced: boolean }
 
-export interface UserListParams {
+export const UserListParams = Params({
   /** Username or name, prefix or substring. */
-  readonly search?: string
-  readonly limit?: number
-}
+  search: Type.Optional(Text),
+  limit: paging.limit,
+})
+export type UserListParams = Static<typeof UserListParams>
 
-export interface TodoListParams {
-  readonly state?: 'pending' | 'done'
-  readonly action?: string
-  readonly type?: string
-  readonly project_id?: number
-}
+export const TodoListParams = Params({
+  state: Type.Optional(Type.Enum(['pending', 'done'])),
+  action: Type.Optional(Text),
+  type: Type.Optional(Text),
+  project_id: Type.Optional(Id),
+})
+export type TodoListParams = Static<typeof TodoListParams>
 
 /** Which issue or merge request: its global id, or its iid in a project. */
-export type ProjectItemRef = { readonly id: number } | { readonly project_id: number; readonly iid: number }
+export const ProjectItemRef = Type.Union([Params({ id: Id }), Params({ project_id: Id, iid: Id })])
+export type ProjectItemRef = Static<typeof ProjectItemRef>
 /** Which epic: its global id, or its iid in a group. */
-export type GroupItemRef = { readonly id: number } | { readonly group_id: number; readonly iid: number }
+export const GroupItemRef = Type.Union([Params({ id: Id }), Params({ group_id: Id, iid: Id })])
+export type GroupItemRef = Static<typeof GroupItemRef>
 
 export interface CachedDiscussion {
   readonly id: string
@@ -217,10 +254,11 @@ export interface CachedDetail<K extends CachedKind> {
   readonly stale: boolean
 }
 
-export interface GetOptions {
+export const GetOptions = Params({
   /** Fetch the item and its discussions from the server first when online (falls back to the cache). */
-  readonly refresh?: boolean
-}
+  refresh: Type.Optional(Type.Boolean()),
+})
+export type GetOptions = Static<typeof GetOptions>
 
 /** From the cached issues of a milestone: closed out of all, and the percentage (0 when none). */
 export interface MilestoneProgress {
@@ -244,22 +282,23 @@ export interface MilestoneDetail {
 }
 
 /** What `search:query` finds. */
-export type SearchKind = 'issue' | 'merge_request' | 'epic' | 'milestone'
+export const SearchKind = Type.Enum(['issue', 'merge_request', 'epic', 'milestone'])
+export type SearchKind = Static<typeof SearchKind>
 
-export interface SearchParams {
+export const SearchParams = Params({
   /**
    * Words, every one required, each matching as a prefix of a word; or a reference: `#12`,
-   * `!4`, `&2`, `group/project#12`, `%milestone`.
+   * `!4`, `&2`, `group/project#12`, `%milestone`. Not blank.
    */
-  readonly query: string
+  query: Type.String({ maxLength: 500, pattern: '\\S' }),
   /** Default: all. */
-  readonly kinds?: readonly SearchKind[]
-  readonly project_id?: number
-  readonly group_id?: number
-  readonly state?: string
-  readonly offset?: number
-  readonly limit?: number
-}
+  kinds: Type.Optional(Type.Immutable(Type.Array(SearchKind))),
+  project_id: Type.Optional(Id),
+  group_id: Type.Optional(Id),
+  state: Type.Optional(Text),
+  ...paging,
+})
+export type SearchParams = Static<typeof SearchParams>
 
 /** A piece of a search snippet; `match` pieces are what the query matched. */
 export interface SnippetPart {
@@ -316,14 +355,17 @@ export interface CachedGetResult {
 }
 
 /** What an account syncs: its memberships (default), or projects and groups chosen by the user. */
-export type SyncScope =
-  | { readonly mode: 'memberships' }
-  | { readonly mode: 'custom'; readonly project_ids: readonly number[]; readonly group_ids: readonly number[] }
+export const SyncScope = Type.Union([
+  Params({ mode: Type.Literal('memberships') }),
+  Params({ mode: Type.Literal('custom'), project_ids: Ids, group_ids: Ids }),
+])
+export type SyncScope = Static<typeof SyncScope>
 
-export interface SyncStartOptions {
+export const SyncStartOptions = Params({
   /** Also reconcile: compare id sets with the server and drop what it deleted (also done periodically). */
-  readonly reconcile?: boolean
-}
+  reconcile: Type.Optional(Type.Boolean()),
+})
+export type SyncStartOptions = Static<typeof SyncStartOptions>
 
 export type SyncPhase =
   | 'scope'
@@ -389,176 +431,12 @@ export interface CacheChangeEvent {
 
 // ---- argument validation ---------------------------------------------------------------------
 
-/** A message describing the first problem, or null. */
-type Check = (value: unknown) => string | null
-
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
-const isStr = (v: unknown, max = 1000): v is string => typeof v === 'string' && v.length <= max
-const isDate = (v: unknown): boolean => isStr(v, 64) && !Number.isNaN(Date.parse(v))
-
-type FieldCheck = (v: unknown) => boolean
-const oneOf =
-  (...values: readonly string[]): FieldCheck =>
-  (v) =>
-    typeof v === 'string' && values.includes(v)
-const intOr =
-  (...values: readonly string[]): FieldCheck =>
-  (v) =>
-    isInt(v) || oneOf(...values)(v)
-const labelList: FieldCheck = (v) => isStr(v) || (Array.isArray(v) && v.length <= 50 && v.every((x) => isStr(x, 255)))
-const intList: FieldCheck = (v) => Array.isArray(v) && v.length <= 500 && v.every(isInt)
-const bool: FieldCheck = (v) => typeof v === 'boolean'
-const text: FieldCheck = (v) => isStr(v)
-const offset: FieldCheck = (v) => isInt(v) && v >= 0
-const limit: FieldCheck = (v) => isInt(v) && v >= 1 && v <= 500
-
-function fields(
-  shape: Readonly<Record<string, FieldCheck>>,
-  nested: Readonly<Record<string, Readonly<Record<string, FieldCheck>>>> = {},
-): Check {
-  return (value) => {
-    if (!isRecord(value)) return 'expected an object'
-    for (const [key, v] of Object.entries(value)) {
-      if (v === undefined) continue
-      if (nested[key] !== undefined) {
-        const problem = fields(nested[key])(v)
-        if (problem !== null) return `${key}: ${problem}`
-        continue
-      }
-      const check = shape[key]
-      if (check === undefined) return `unknown field ${key}`
-      if (!check(v)) return `invalid ${key}`
-    }
-    return null
-  }
-}
-
-const dates = { created_after: isDate, created_before: isDate, updated_after: isDate, updated_before: isDate }
-const paging = { offset, limit }
-
-const issueParams = fields(
-  {
-    ...dates,
-    ...paging,
-    project_id: isInt,
-    group_id: isInt,
-    state: oneOf('opened', 'closed', 'all'),
-    labels: labelList,
-    milestone: text,
-    assignee_id: intOr('None', 'Any'),
-    assignee_username: text,
-    author_id: isInt,
-    author_username: text,
-    scope: oneOf('created_by_me', 'assigned_to_me', 'all'),
-    confidential: bool,
-    iids: intList,
-    search: text,
-    in: oneOf('title', 'description', 'title,description', 'description,title'),
-    issue_type: oneOf('issue', 'incident', 'test_case'),
-    weight: intOr('None', 'Any'),
-    epic_id: intOr('None', 'Any'),
-    order_by: oneOf('created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight'),
-    sort: oneOf('asc', 'desc'),
-  },
-  { not: { labels: labelList, milestone: text, assignee_id: isInt, author_id: isInt, iids: intList } },
-)
-
-const mergeRequestParams = fields(
-  {
-    ...dates,
-    ...paging,
-    project_id: isInt,
-    group_id: isInt,
-    state: oneOf('opened', 'closed', 'locked', 'merged', 'all'),
-    labels: labelList,
-    milestone: text,
-    assignee_id: intOr('None', 'Any'),
-    assignee_username: text,
-    author_id: isInt,
-    author_username: text,
-    reviewer_id: intOr('None', 'Any'),
-    reviewer_username: text,
-    scope: oneOf('created_by_me', 'assigned_to_me', 'all'),
-    iids: intList,
-    search: text,
-    in: oneOf('title', 'description', 'title,description', 'description,title'),
-    source_branch: text,
-    target_branch: text,
-    wip: oneOf('yes', 'no'),
-    order_by: oneOf('created_at', 'updated_at', 'title', 'merged_at'),
-    sort: oneOf('asc', 'desc'),
-  },
-  { not: { labels: labelList, milestone: text, assignee_id: isInt, author_id: isInt, reviewer_id: isInt } },
-)
-
-const epicParams = fields(
-  {
-    ...dates,
-    ...paging,
-    group_id: isInt,
-    include_descendant_groups: bool,
-    state: oneOf('opened', 'closed', 'all'),
-    labels: labelList,
-    author_id: isInt,
-    author_username: text,
-    confidential: bool,
-    search: text,
-    order_by: oneOf('created_at', 'updated_at', 'title'),
-    sort: oneOf('asc', 'desc'),
-  },
-  { not: { labels: labelList, author_id: isInt } },
-)
-
-const milestoneParams = fields({
-  project_id: isInt,
-  group_id: isInt,
-  state: oneOf('active', 'closed'),
-  search: text,
-  title: text,
-})
-const labelParams = fields({ project_id: isInt, group_id: isInt, search: text })
-const projectParams = fields({ synced: bool, search: text })
-const userParams = fields({ search: text, limit })
-const todoParams = fields({ state: oneOf('pending', 'done'), action: text, type: text, project_id: isInt })
-const searchParams = fields({
-  query: (v) => isStr(v, 500) && (v as string).trim() !== '',
-  kinds: (v) => Array.isArray(v) && v.every(oneOf('issue', 'merge_request', 'epic', 'milestone')),
-  project_id: isInt,
-  group_id: isInt,
-  state: text,
-  offset,
-  limit,
-})
-const getOptions = fields({ refresh: bool })
-const syncStartOptions = fields({ reconcile: bool })
-
-const projectItemRef: Check = (v) => {
-  if (!isRecord(v)) return 'expected {id} or {project_id, iid}'
-  const keys = Object.keys(v).sort().join(',')
-  if (keys === 'id' && isInt(v.id)) return null
-  if (keys === 'iid,project_id' && isInt(v.iid) && isInt(v.project_id)) return null
-  return 'expected {id} or {project_id, iid} (integers)'
-}
-
-const groupItemRef: Check = (v) => {
-  if (!isRecord(v)) return 'expected {id} or {group_id, iid}'
-  const keys = Object.keys(v).sort().join(',')
-  if (keys === 'id' && isInt(v.id)) return null
-  if (keys === 'group_id,iid' && isInt(v.iid) && isInt(v.group_id)) return null
-  return 'expected {id} or {group_id, iid} (integers)'
-}
-
-const milestoneRef: Check = (v) => (isInt(v) ? null : 'expected a milestone id')
-
-const syncScope: Check = (v) => {
-  if (!isRecord(v)) return 'expected {mode}'
-  if (v.mode === 'memberships') return Object.keys(v).length === 1 ? null : 'memberships takes no other field'
-  if (v.mode !== 'custom') return "mode must be 'memberships' or 'custom'"
-  const extra = Object.keys(v).filter((k) => !['mode', 'project_ids', 'group_ids'].includes(k))
-  if (extra.length > 0) return `unknown field ${extra[0]}`
-  if (!intList(v.project_ids) || !intList(v.group_ids)) return 'project_ids and group_ids must be arrays of integers'
-  return null
-}
+const projectItemRef = schemaCheck(ProjectItemRef, 'expected {id} or {project_id, iid} (integers)')
+const groupItemRef = schemaCheck(GroupItemRef, 'expected {id} or {group_id, iid} (integers)')
+const getOptions = schemaCheck(GetOptions)
+const syncScopeMessage =
+  "expected {mode: 'memberships'} or {mode: 'custom', project_ids, group_ids} (arrays of integers)"
+const milestoneRef: Check = (v) => (Number.isInteger(v) ? null : 'expected a milestone id')
 
 const accountId: Check = (v) => (isAccountId(v) ? null : 'expected an account id (a non-empty string)')
 
@@ -584,24 +462,24 @@ export function accountArgs(checks: readonly Check[], optional = 0): (args: read
 
 /** The validators of the cache and sync channels, spread into contract.ts `requestValidators`. */
 export const cacheValidators = {
-  'sync:start': accountArgs([syncStartOptions], 1),
+  'sync:start': accountArgs([schemaCheck(SyncStartOptions)], 1),
   'sync:cancel': accountArgs([]),
   'sync:status': accountArgs([]),
-  'sync:set-scope': accountArgs([syncScope]),
+  'sync:set-scope': accountArgs([schemaCheck(SyncScope, syncScopeMessage)]),
   'sync:get-scope': accountArgs([]),
-  'issues:list': accountArgs([issueParams], 1),
+  'issues:list': accountArgs([schemaCheck(IssueListParams)], 1),
   'issues:get': accountArgs([projectItemRef, getOptions], 1),
-  'merge-requests:list': accountArgs([mergeRequestParams], 1),
+  'merge-requests:list': accountArgs([schemaCheck(MergeRequestListParams)], 1),
   'merge-requests:get': accountArgs([projectItemRef, getOptions], 1),
-  'epics:list': accountArgs([epicParams], 1),
+  'epics:list': accountArgs([schemaCheck(EpicListParams)], 1),
   'epics:get': accountArgs([groupItemRef, getOptions], 1),
-  'milestones:list': accountArgs([milestoneParams], 1),
+  'milestones:list': accountArgs([schemaCheck(MilestoneListParams)], 1),
   'milestones:get': accountArgs([milestoneRef]),
-  'labels:list': accountArgs([labelParams], 1),
-  'projects:list': accountArgs([projectParams], 1),
-  'users:list': accountArgs([userParams], 1),
-  'todos:list': accountArgs([todoParams], 1),
-  'search:query': accountArgs([searchParams]),
+  'labels:list': accountArgs([schemaCheck(LabelListParams)], 1),
+  'projects:list': accountArgs([schemaCheck(ProjectListParams)], 1),
+  'users:list': accountArgs([schemaCheck(UserListParams)], 1),
+  'todos:list': accountArgs([schemaCheck(TodoListParams)], 1),
+  'search:query': accountArgs([schemaCheck(SearchParams)]),
   'api:get': accountArgs([(v) => checkApiPath(v), checkApiQuery], 1),
 } as const
 
