@@ -93,14 +93,11 @@ const dateFilters = {
   updated_before: Type.Optional(DateText),
 }
 
-/** `GET /projects/:id/issues` (or `/groups/:id/issues`, or `/issues?scope=all`) parameters, answered from the cache. */
-export const IssueListParams = Params({
-  ...paging,
-  ...dateFilters,
+/** The filters issues and merge requests share. */
+const projectItemFilters = {
   project_id: Type.Optional(Id),
-  /** Issues of the group's projects and its subgroups' projects. */
+  /** Items of the group's projects and its subgroups' projects. */
   group_id: Type.Optional(Id),
-  state: Type.Optional(Type.Enum(['opened', 'closed', 'all'])),
   labels: Type.Optional(Labels),
   /** A title, `None` or `Any`. */
   milestone: Type.Optional(Text),
@@ -109,24 +106,32 @@ export const IssueListParams = Params({
   author_id: Type.Optional(Id),
   author_username: Type.Optional(Text),
   scope: Type.Optional(Scope),
-  confidential: Type.Optional(Type.Boolean()),
   iids: Type.Optional(Ids),
   /** Substring of the title or description (case-insensitive), as the API's `search`. */
   search: Type.Optional(Text),
   in: Type.Optional(SearchIn),
+}
+
+/** The `not` filters issues and merge requests share. */
+const projectItemNegations = {
+  labels: Type.Optional(Labels),
+  milestone: Type.Optional(Text),
+  assignee_id: Type.Optional(Id),
+  author_id: Type.Optional(Id),
+}
+
+/** `GET /projects/:id/issues` (or `/groups/:id/issues`, or `/issues?scope=all`) parameters, answered from the cache. */
+export const IssueListParams = Params({
+  ...paging,
+  ...dateFilters,
+  ...projectItemFilters,
+  state: Type.Optional(Type.Enum(['opened', 'closed', 'all'])),
+  confidential: Type.Optional(Type.Boolean()),
   issue_type: Type.Optional(Type.Enum(['issue', 'incident', 'test_case'])),
   weight: Type.Optional(IdOrWildcard),
   /** The epic's id (not iid), `None` or `Any`, as GitLab's `epic_id`; read from the optimistic state, so a queued move shows at once. */
   epic_id: Type.Optional(IdOrWildcard),
-  not: Type.Optional(
-    Params({
-      labels: Type.Optional(Labels),
-      milestone: Type.Optional(Text),
-      assignee_id: Type.Optional(Id),
-      author_id: Type.Optional(Id),
-      iids: Type.Optional(Ids),
-    }),
-  ),
+  not: Type.Optional(Params({ ...projectItemNegations, iids: Type.Optional(Ids) })),
   order_by: Type.Optional(
     Type.Enum(['created_at', 'updated_at', 'due_date', 'title', 'milestone_due', 'popularity', 'weight']),
   ),
@@ -138,34 +143,15 @@ export type IssueListParams = Static<typeof IssueListParams>
 export const MergeRequestListParams = Params({
   ...paging,
   ...dateFilters,
-  project_id: Type.Optional(Id),
-  group_id: Type.Optional(Id),
+  ...projectItemFilters,
   state: Type.Optional(Type.Enum(['opened', 'closed', 'locked', 'merged', 'all'])),
-  labels: Type.Optional(Labels),
-  milestone: Type.Optional(Text),
-  assignee_id: Type.Optional(IdOrWildcard),
-  assignee_username: Type.Optional(Text),
-  author_id: Type.Optional(Id),
-  author_username: Type.Optional(Text),
   reviewer_id: Type.Optional(IdOrWildcard),
   reviewer_username: Type.Optional(Text),
-  scope: Type.Optional(Scope),
-  iids: Type.Optional(Ids),
-  search: Type.Optional(Text),
-  in: Type.Optional(SearchIn),
   source_branch: Type.Optional(Text),
   target_branch: Type.Optional(Text),
   /** `yes`: drafts only; `no`: no drafts. */
   wip: Type.Optional(Type.Enum(['yes', 'no'])),
-  not: Type.Optional(
-    Params({
-      labels: Type.Optional(Labels),
-      milestone: Type.Optional(Text),
-      assignee_id: Type.Optional(Id),
-      author_id: Type.Optional(Id),
-      reviewer_id: Type.Optional(Id),
-    }),
-  ),
+  not: Type.Optional(Params({ ...projectItemNegations, reviewer_id: Type.Optional(Id) })),
   order_by: Type.Optional(Type.Enum(['created_at', 'updated_at', 'title', 'merged_at'])),
   sort: Type.Optional(Sort),
 })

@@ -4,19 +4,23 @@
  * the hand-written checks gave: `unknown field x`, `invalid x`, `not: invalid x`, `expected an object`.
  */
 import { Type, type TSchema } from 'typebox'
-import { Compile } from 'typebox/compile'
+import { Compile, type Validator } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
 
 /** A message describing the first problem of a value, or null when it is valid. */
 export type Check = (value: unknown) => string | null
 
 /**
- * A check of `schema`, compiled once. `message`, when given, is the whole answer to any problem
- * (for unions, whose per-branch errors read poorly); otherwise the first error is described.
+ * A check of `schema`, compiled once, at its first use: the preload and the renderer import these
+ * modules for their types and channel names and never check, so they never compile (nor try
+ * `new Function` under the page's Content-Security-Policy). `message`, when given, is the whole
+ * answer to any problem (for unions, whose per-branch errors read poorly); otherwise the first
+ * error is described.
  */
 export function schemaCheck(schema: TSchema, message?: string): Check {
-  const validator = Compile(schema)
+  let validator: Validator | undefined
   return (value) => {
+    validator ??= Compile(schema)
     if (validator.Check(value)) return null
     return message ?? describeError(validator.Errors(value))
   }
