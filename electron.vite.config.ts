@@ -10,8 +10,10 @@ export default defineConfig({
     },
   },
   preload: {
-    // Sandboxed preloads must be CommonJS.
+    // Sandboxed preloads must be CommonJS, and can require nothing but electron: typebox, which the
+    // contract's parameter schemas (src/shared/ipc) are built with, is bundled in.
     build: {
+      externalizeDeps: { exclude: ['typebox'] },
       lib: { entry: resolve(import.meta.dirname, 'src/preload/index.ts'), formats: ['cjs'] },
       rolldownOptions: { output: { entryFileNames: '[name].cjs' } },
     },
