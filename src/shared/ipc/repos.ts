@@ -1,5 +1,7 @@
 import type { Commit, Diff, TreeEntry } from '../api/repository'
-import { isRecord } from '../json'
+import { Type, type Static, type TInteger, type TString } from 'typebox'
+import { Entity } from '../api/common'
+import { Explained, schemaCheck, type Check } from './schema-check'
 import { isAccountId } from './account-id'
 
 /**
@@ -193,41 +195,49 @@ export interface RepoCompare extends RepoReadOrigin {
   readonly overflow: boolean
 }
 
-export interface RepoTreeRequest {
-  readonly projectId: number
-  readonly ref: string
+const PositiveInteger = (): TInteger => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+const ProjectId = (): TInteger => Explained(PositiveInteger(), 'expected a project id (a positive integer)')
+const Ref = (): TString => Explained(Type.String(), refProblem)
+/** A directory (`''` is the root) or file path inside the repository. */
+const DirPath = (): TString => Explained(Type.String(), (v) => repoPathProblem(v, true))
+const FilePath = (): TString => Explained(Type.String(), (v) => repoPathProblem(v, false))
+
+export const RepoTreeRequest = Entity({
+  projectId: ProjectId(),
+  ref: Ref(),
   /** '' or absent for the root. */
-  readonly path?: string
-}
+  path: Type.Optional(DirPath()),
+})
+export type RepoTreeRequest = Static<typeof RepoTreeRequest>
 
-export interface RepoBlobRequest {
-  readonly projectId: number
-  readonly ref: string
-  readonly path: string
-}
+export const RepoBlobRequest = Entity({ projectId: ProjectId(), ref: Ref(), path: FilePath() })
+export type RepoBlobRequest = Static<typeof RepoBlobRequest>
 
-export interface RepoLogRequest {
-  readonly projectId: number
-  readonly ref: string
+export const RepoLogRequest = Entity({
+  projectId: ProjectId(),
+  ref: Ref(),
   /** Only commits that changed this file or directory. */
-  readonly path?: string
+  path: Type.Optional(DirPath()),
   /** 1-based; default 1. */
-  readonly page?: number
+  page: Type.Optional(Explained(Type.Integer({ minimum: 1, maximum: 100_000 }), 'expected a page number (1 or more)')),
   /** 1–100; default 30. */
-  readonly perPage?: number
-}
+  perPage: Type.Optional(Explained(Type.Integer({ minimum: 1, maximum: 100 }), 'expected 1 to 100')),
+})
+export type RepoLogRequest = Static<typeof RepoLogRequest>
 
-export interface RepoCommitRequest {
-  readonly projectId: number
+export const RepoCommitRequest = Entity({
+  projectId: ProjectId(),
   /** A commit id, or a branch or tag name. */
-  readonly sha: string
-}
+  sha: Ref(),
+})
+export type RepoCommitRequest = Static<typeof RepoCommitRequest>
 
 /** `repos:merge-request-changes`: a merge request of the project, by iid. */
-export interface RepoMergeRequestChangesRequest {
-  readonly projectId: number
-  readonly iid: number
-}
+export const RepoMergeRequestChangesRequest = Entity({
+  projectId: ProjectId(),
+  iid: Explained(PositiveInteger(), 'expected an iid'),
+})
+export type RepoMergeRequestChangesRequest = Static<typeof RepoMergeRequestChangesRequest>
 
 /**
  * A merge request's changes: the server's (`source: server`, the saved answer offline, `stale`),
@@ -241,13 +251,23 @@ export interface RepoMergeRequestChanges extends RepoReadOrigin {
   readonly headSha: string | null
 }
 
-export interface RepoCompareRequest {
-  readonly projectId: number
-  readonly from: string
-  readonly to: string
+export const RepoCompareRequest = Entity({
+  projectId: ProjectId(),
+  from: Ref(),
+  to: Ref(),
   /** Diff `from` against `to` directly instead of from their merge base (GitLab's `straight`). */
-  readonly straight?: boolean
-}
+  straight: Type.Optional(Explained(Type.Boolean(), 'expected true or false')),
+})
+export type RepoCompareRequest = Static<typeof RepoCompareRequest>
+
+export const RepoSearchRequest = Entity({
+  /** Words, every one required, each matching as the beginning of a word (of the path, or of one line). */
+  query: Explained(Type.String({ maxLength: 500, pattern: '\\S' }), 'expected search text (1 to 500 characters)'),
+  projectId: Type.Optional(ProjectId()),
+  /** Default 50. */
+  limit: Type.Optional(Explained(Type.Integer({ minimum: 1, maximum: 200 }), 'expected 1 to 200')),
+})
+export type RepoSearchRequest = Static<typeof RepoSearchRequest>
 
 export interface RepoChange {
   readonly accountId: string
@@ -303,36 +323,11 @@ export function repoPathProblem(path: unknown, allowRoot = true): string | null 
   return null
 }
 
-type Check = (value: unknown) => string | null
-
 const positiveInt = (v: unknown): boolean =>
   typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
 
 const accountId: Check = (v) => (isAccountId(v) ? null : 'expected an account id (a non-empty string)')
 const projectId: Check = (v) => (positiveInt(v) ? null : 'expected a project id (a positive integer)')
-
-function shape(fields: Readonly<Record<string, { readonly check: Check; readonly optional?: boolean }>>): Check {
-  return (value) => {
-    if (!isRecord(value)) return `expected an object {${Object.keys(fields).join(', ')}}`
-    for (const key of Object.keys(value)) if (fields[key] === undefined) return `unknown field ${key}`
-    for (const [key, field] of Object.entries(fields)) {
-      if (value[key] === undefined) {
-        if (field.optional === true) continue
-        return `${key} is missing`
-      }
-      const problem = field.check(value[key])
-      if (problem !== null) return `${key}: ${problem}`
-    }
-    return null
-  }
-}
-
-const ref: Check = refProblem
-const dirPath: Check = (v) => repoPathProblem(v, true)
-const filePath: Check = (v) => repoPathProblem(v, false)
-const page: Check = (v) => (positiveInt(v) && (v as number) <= 100_000 ? null : 'expected a page number (1 or more)')
-const perPage: Check = (v) => (positiveInt(v) && (v as number) <= 100 ? null : 'expected 1 to 100')
-const bool: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or false')
 
 function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) => string | null {
   return (a) => {
@@ -347,10 +342,6 @@ function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) =
   }
 }
 
-const searchText: Check = (v) =>
-  typeof v === 'string' && v.trim() !== '' && v.length <= 500 ? null : 'expected search text (1 to 500 characters)'
-const searchLimit: Check = (v) => (positiveInt(v) && (v as number) <= 200 ? null : 'expected 1 to 200')
-
 /** The validators of the repository channels, spread into contract.ts `requestValidators`. */
 export const reposValidators = {
   'repos:list': args([accountId], 1),
@@ -359,50 +350,14 @@ export const reposValidators = {
   'repos:cancel': args([accountId, projectId]),
   'repos:remove': args([accountId, projectId]),
   'repos:refs': args([accountId, projectId]),
-  'repos:tree': args([
-    accountId,
-    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: dirPath, optional: true } }),
-  ]),
-  'repos:blob': args([
-    accountId,
-    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } }),
-  ]),
-  'repos:blame': args([
-    accountId,
-    shape({ projectId: { check: projectId }, ref: { check: ref }, path: { check: filePath } }),
-  ]),
-  'repos:log': args([
-    accountId,
-    shape({
-      projectId: { check: projectId },
-      ref: { check: ref },
-      path: { check: dirPath, optional: true },
-      page: { check: page, optional: true },
-      perPage: { check: perPage, optional: true },
-    }),
-  ]),
-  'repos:commit': args([accountId, shape({ projectId: { check: projectId }, sha: { check: ref } })]),
-  'repos:compare': args([
-    accountId,
-    shape({
-      projectId: { check: projectId },
-      from: { check: ref },
-      to: { check: ref },
-      straight: { check: bool, optional: true },
-    }),
-  ]),
-  'repos:merge-request-changes': args([
-    accountId,
-    shape({ projectId: { check: projectId }, iid: { check: (v) => (positiveInt(v) ? null : 'expected an iid') } }),
-  ]),
-  'repos:search': args([
-    accountId,
-    shape({
-      query: { check: searchText },
-      projectId: { check: projectId, optional: true },
-      limit: { check: searchLimit, optional: true },
-    }),
-  ]),
+  'repos:tree': args([accountId, schemaCheck(RepoTreeRequest)]),
+  'repos:blob': args([accountId, schemaCheck(RepoBlobRequest)]),
+  'repos:blame': args([accountId, schemaCheck(RepoBlobRequest)]),
+  'repos:log': args([accountId, schemaCheck(RepoLogRequest)]),
+  'repos:commit': args([accountId, schemaCheck(RepoCommitRequest)]),
+  'repos:compare': args([accountId, schemaCheck(RepoCompareRequest)]),
+  'repos:merge-request-changes': args([accountId, schemaCheck(RepoMergeRequestChangesRequest)]),
+  'repos:search': args([accountId, schemaCheck(RepoSearchRequest)]),
 } as const
 
 /** The repository request channels. */
@@ -441,14 +396,6 @@ export interface ReposRequests {
     readonly args: readonly [accountId: string, request: RepoSearchRequest]
     readonly result: RepoSearchResult
   }
-}
-
-export interface RepoSearchRequest {
-  /** Words, every one required, each matching as the beginning of a word (of the path, or of one line). */
-  readonly query: string
-  readonly projectId?: number
-  /** Default 50. */
-  readonly limit?: number
 }
 
 /** A file of a clone that the words matched: by its path, or on a line of its text. */
