@@ -10,10 +10,9 @@ export default defineConfig({
     },
   },
   preload: {
-    // Sandboxed preloads must be CommonJS, and can require nothing but electron: typebox, which the
-    // contract's parameter schemas (src/shared/ipc) are built with, is bundled in.
+    // Sandboxed preloads must be CommonJS, and can require nothing but electron: the preload imports
+    // only channel names from the contract (the argument checks, built with typebox, are core's).
     build: {
-      externalizeDeps: { exclude: ['typebox'] },
       lib: { entry: resolve(import.meta.dirname, 'src/preload/index.ts'), formats: ['cjs'] },
       rolldownOptions: { output: { entryFileNames: '[name].cjs' } },
     },

@@ -35,6 +35,11 @@ const builtinsRule = restrict(NODE_BUILTINS, 'Node builtins do not belong in thi
 const electronRule = restrict(ELECTRON, 'Only src/main/index.ts and src/preload may import electron (STYLE.md §1).')
 const nodeOnlyRule = restrict(NODE_ONLY, 'Node-only packages do not belong in this layer (STYLE.md §1).')
 const domOnlyRule = restrict(DOM_ONLY, 'DOM/Vue packages belong to src/renderer only (STYLE.md §1).')
+/** The IPC argument checks are core's: the page's layers take channel names and types from contract.ts. */
+const checksRule = restrict(
+  ['**/shared/ipc/request-validators'],
+  'Argument checks run in core (dispatch.ts); the preload and the renderer take channel names from contract.ts.',
+)
 
 /** Files allowed to use `any`: generic wrappers that genuinely need it. Keep this short. */
 const ANY_ALLOWLIST = ['src/server/fastify.d.ts']
@@ -94,14 +99,14 @@ export default tseslint.config(
   {
     files: ['src/renderer/**'],
     rules: {
-      'no-restricted-imports': noBare([builtinsRule, electronRule, nodeOnlyRule]),
+      'no-restricted-imports': noBare([builtinsRule, electronRule, nodeOnlyRule, checksRule]),
       'burrow/layer-imports': ['error', { allow: ['src/renderer', 'src/shared'] }],
     },
   },
   {
     files: ['src/preload/**'],
     rules: {
-      'no-restricted-imports': noBare([builtinsRule, nodeOnlyRule, domOnlyRule]),
+      'no-restricted-imports': noBare([builtinsRule, nodeOnlyRule, domOnlyRule, checksRule]),
       'burrow/layer-imports': ['error', { allow: ['src/preload', 'src/shared'] }],
     },
   },

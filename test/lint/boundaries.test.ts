@@ -126,6 +126,17 @@ describe('import boundaries (STYLE.md §1)', () => {
     ).toHaveLength(1)
   })
 
+  it('reports the IPC argument checks imported from the preload or the renderer (core runs them)', async () => {
+    const code =
+      "import { requestValidators } from '../shared/ipc/request-validators'\nexport const v = requestValidators\n"
+    for (const filePath of ['src/preload/probe.ts', 'src/renderer/probe.ts']) {
+      const errors = await boundaryErrors(filePath, code)
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toMatch(/^no-restricted-imports: .*Argument checks run in core/)
+    }
+    expect(await boundaryErrors('src/main/core/probe.ts', code.replace('../shared', '../../shared'))).toEqual([])
+  })
+
   it('accepts the allowed directions', async () => {
     expect(
       await boundaryErrors(

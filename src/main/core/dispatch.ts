@@ -1,12 +1,12 @@
 import {
   isRequestChannel,
-  requestValidators,
   type IpcError,
   type IpcResponse,
   type RequestArgs,
   type RequestChannel,
   type RequestResult,
 } from '../../shared/ipc/contract'
+import { requestValidators } from '../../shared/ipc/request-validators'
 
 /** One async function per request channel: what handlers.ts implements. */
 export type IpcHandlers = {

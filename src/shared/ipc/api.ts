@@ -128,7 +128,7 @@ export function checkApiSendRequest(v: unknown): string | null {
   return null
 }
 
-/** The validators of the channels above, spread into contract.ts `requestValidators`. */
+/** The validators of the channels above, spread into request-validators.ts. */
 export const apiValidators = {
   'api:send': (args: readonly unknown[]): string | null => {
     if (args.length !== 2) return `expected 2 arguments, got ${args.length}`

@@ -23,7 +23,7 @@ function avatarArgs(args: readonly unknown[]): string | null {
   return checkInstanceUrl(r.url)
 }
 
-/** The validators of the avatars channel, spread into contract.ts `requestValidators`. */
+/** The validators of the avatars channel, spread into request-validators.ts. */
 export const avatarsValidators = {
   'avatars:get': avatarArgs,
 } as const

@@ -446,7 +446,7 @@ export function accountArgs(checks: readonly Check[], optional = 0): (args: read
   }
 }
 
-/** The validators of the cache and sync channels, spread into contract.ts `requestValidators`. */
+/** The validators of the cache and sync channels, spread into request-validators.ts. */
 export const cacheValidators = {
   'sync:start': accountArgs([schemaCheck(SyncStartOptions)], 1),
   'sync:cancel': accountArgs([]),
@@ -541,11 +541,4 @@ export interface CacheEvents {
   /** An account's status changed between runs (its instance became unreachable). */
   'sync:did-change-status': SyncStatus
   'cache:did-change': CacheChangeEvent
-}
-
-export const cacheEventNames: { readonly [E in keyof CacheEvents]: true } = {
-  'sync:did-progress': true,
-  'sync:did-finish': true,
-  'sync:did-change-status': true,
-  'cache:did-change': true,
 }

@@ -215,7 +215,7 @@ const assignArgs = alertAction(['assigneeUsernames'], (r) => {
     : 'assigneeUsernames must be a list of usernames'
 })
 
-/** The validators of the notify channels, spread into contract.ts `requestValidators`. */
+/** The validators of the notify channels, spread into request-validators.ts. */
 export const notifyValidators = {
   'notify:summary': noArgs,
   'notify:check': optionalAccountArgs,
@@ -254,10 +254,4 @@ export interface NotifyEvents {
   'notify:did-announce': NotifyAnnouncement
   /** Sent by the Electron shell when a tray item or a notification is clicked: show this route. */
   'app:did-request-route': RouteRequest
-}
-
-export const notifyEventNames: { readonly [E in keyof NotifyEvents]: true } = {
-  'notify:did-change': true,
-  'notify:did-announce': true,
-  'app:did-request-route': true,
 }

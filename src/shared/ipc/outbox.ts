@@ -636,7 +636,7 @@ export function outboxResolveArgs(args: readonly unknown[]): Problem {
   return "resolution.choice must be 'mine', 'theirs' or 'edited'"
 }
 
-/** The validators of the outbox channels, spread into contract.ts `requestValidators`. */
+/** The validators of the outbox channels, spread into request-validators.ts. */
 export const outboxValidators = {
   'issues:create': createIssueArgs,
   'merge-requests:create': createMergeRequestArgs,
@@ -741,8 +741,4 @@ export interface OutboxRequests {
 export interface OutboxEvents {
   /** An entry was queued or changed state (later entries of the same item come too: their `blockedBy` may change). */
   'outbox:did-change': OutboxChange
-}
-
-export const outboxEventNames: { readonly [E in keyof OutboxEvents]: true } = {
-  'outbox:did-change': true,
 }

@@ -218,7 +218,7 @@ function setPreferencesArgs(args: readonly unknown[]): string | null {
 const noArgs = (args: readonly unknown[]): string | null =>
   args.length === 0 ? null : `expected no arguments, got ${args.length}`
 
-/** The validators of the preferences channels, spread into contract.ts `requestValidators`. */
+/** The validators of the preferences channels, spread into request-validators.ts. */
 export const preferencesValidators = {
   'preferences:get': noArgs,
   'preferences:set': setPreferencesArgs,
@@ -233,8 +233,4 @@ export interface PreferencesRequests {
 export interface PreferencesEvents {
   /** The whole set after a change, whoever made it (another window, the tray). */
   'preferences:did-change': Preferences
-}
-
-export const preferencesEventNames: { readonly [E in keyof PreferencesEvents]: true } = {
-  'preferences:did-change': true,
 }

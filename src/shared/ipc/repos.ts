@@ -342,7 +342,7 @@ function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) =
   }
 }
 
-/** The validators of the repository channels, spread into contract.ts `requestValidators`. */
+/** The validators of the repository channels, spread into request-validators.ts. */
 export const reposValidators = {
   'repos:list': args([accountId], 1),
   'repos:clone': args([accountId, projectId]),
@@ -427,9 +427,4 @@ export interface ReposEvents {
   'repos:did-progress': RepoProgress
   /** A clone was added, started or finished an operation, failed, or was removed. */
   'repos:did-change': RepoChange
-}
-
-export const reposEventNames: { readonly [E in keyof ReposEvents]: true } = {
-  'repos:did-progress': true,
-  'repos:did-change': true,
 }

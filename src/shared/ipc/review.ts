@@ -78,7 +78,7 @@ export const submitReviewArgs = accountAndRequest([...ref, 'approveSha'], (o) =>
     : 'approveSha must be a commit id',
 )
 
-/** The validators of the review channels, spread into contract.ts `requestValidators`. */
+/** The validators of the review channels, spread into request-validators.ts. */
 export const reviewValidators = {
   'reviews:drafts': draftsArgs,
   'reviews:add-draft': addDraftArgs,
