@@ -351,6 +351,50 @@ describe('merge request diff notes and diff versions', () => {
     expect((await positionOf(onCommit.json())).position).toMatchObject({ head_sha: last.id, new_line: 21 })
   })
 
+  it('takes a position on a range of the merge request’s commits, which a later push leaves on that range', async () => {
+    // The feature branch's commits, newest first: the last two are the range, from the second's parent.
+    const [newest, second, oldest] = (await call('GET', `${mrUrl}/commits`)).json() as { id: string }[]
+    const before = await discussionCount()
+    const on = (refs: { base_sha: string; start_sha: string; head_sha: string }, where: Json, extra: Json = {}) =>
+      call('POST', `${mrUrl}/discussions`, {
+        body: 'On the range',
+        ...extra,
+        position: { ...refs, position_type: 'text', old_path: 'app.txt', new_path: 'app.txt', ...where },
+      })
+    const range = { base_sha: oldest.id, start_sha: oldest.id, head_sha: newest.id }
+    // `line 0`, added by the newest commit, is line 1 of the range's diff.
+    const res = await on(range, { new_line: 1 })
+    expect(res.statusCode, res.body).toBe(201)
+    const thread = res.json() as { id: string; notes: Json[] }
+    expect(thread.notes[0]).toMatchObject({ type: 'DiffNote', commit_id: null, position: { ...range, new_line: 1 } })
+    // Not a range: the head's own SHA as its start, one commit's own refs (its thread names it with commit_id),
+    // a head older than the start, a start that is not the base.
+    for (const refused of [
+      { ...range, base_sha: newest.id, start_sha: newest.id },
+      { ...range, base_sha: second.id, start_sha: second.id },
+      { base_sha: second.id, start_sha: second.id, head_sha: oldest.id },
+      { ...range, start_sha: second.id },
+    ]) {
+      const answer = await on(refused, { new_line: 1 })
+      expect(answer.statusCode).toBe(400)
+      expect(answer.json()).toEqual({ message: expect.stringContaining(':position=>["is incomplete"]') })
+    }
+    // A line the range did not change and the diff does not show is refused as on any diff.
+    expect((await on(range, { old_line: 99, new_line: 100 })).statusCode).toBe(400)
+    // A commit's thread must be on that commit's own refs, as before.
+    const onCommit = await on(range, { new_line: 1 }, { commit_id: newest.id })
+    expect(onCommit.json()).toEqual({
+      message: '400 Bad request - Note {:commit_id=>["does not match the diff refs"]}',
+    })
+    expect(await discussionCount()).toBe(before + 1)
+
+    // A push moves the threads of the version it replaces, not this one: it stays on the range's diff.
+    const now = (await call('GET', `${base}/repository/files/app.txt/raw?ref=feature`)).body
+    await commit('feature', [{ action: 'update', file_path: 'app.txt', content: `top\n${now}` }])
+    const kept = (await call('GET', `${mrUrl}/discussions/${thread.id}`)).json().notes[0] as Json
+    expect(kept.position).toMatchObject({ ...range, new_line: 1 })
+  })
+
   it('ignores a position on an issue thread, as GitLab has none there', async () => {
     await call('POST', `${base}/issues`, { title: 'Plain' })
     const res = await call('POST', `${base}/issues/1/discussions`, {

@@ -19,7 +19,7 @@ import {
   type TextPosition,
 } from '../notes'
 import type { MergeRequestRow } from './queries'
-import { diffVersions, UNLIMITED_DIFF } from './versions'
+import { diffVersions, isOnVersion, UNLIMITED_DIFF } from './versions'
 import type { DiffVersionRow } from './versions-queries'
 
 /** One side of the diff a line is traced through: the file before or after the merge request's changes. */
@@ -141,12 +141,13 @@ function candidates(traced: TextPosition, original: TextPosition): TextPosition[
  * Carries the merge request's diff notes to its newest diff version (see the file's header).
  * A position is moved only when the newest version's diff has its lines (`checkPositionInFiles`),
  * so a moved note names a line of the diff shown now; nothing is written for the others. Notes
- * on one commit of the merge request (`commit_id`) stay on that commit's diff.
+ * on one commit of the merge request (`commit_id`) or on a range of its commits stay on that diff.
  */
 export async function traceDiffNotes(caller: Caller, project: ProjectRow, mr: MergeRequestRow): Promise<void> {
   const gitDir = projectGitDir(caller.ctx, project)
   if (!repoExists(gitDir)) return
-  const [latest] = await diffVersions(caller, project, mr)
+  const versions = await diffVersions(caller, project, mr)
+  const [latest] = versions
   if (!latest) return
   const read = diffReader(gitDir)
   const newest = latest.base_commit_sha ? await read(latest.base_commit_sha, latest.head_commit_sha) : null
@@ -155,6 +156,8 @@ export async function traceDiffNotes(caller: Caller, project: ProjectRow, mr: Me
     if (note.commit_id !== null) continue
     const stored = note.position as string
     const position = JSON.parse(stored) as TextPosition
+    // GitLab moves the threads of the version a push replaced; those on a range of commits stay on that range's diff.
+    if (!versions.some((v) => isOnVersion(v, position))) continue
     if (position.head_sha === latest.head_commit_sha && position.base_sha === latest.base_commit_sha) continue
     const traced = await tracePosition(read, position, latest)
     if (traced === null) continue

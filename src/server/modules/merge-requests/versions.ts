@@ -91,10 +91,10 @@ export async function diffVersion(
 
 /**
  * Checks a text position against the merge request: its SHAs must be the refs of one of its
- * versions (the latest or an older one), or, with `commitId` (GitLab's `commit_id`), the refs of
- * that commit of the merge request (its parent and itself); its paths a file of that diff and its
- * lines lines of that file's diff (checkPositionInFiles). 400 with GitLab's note validation
- * message otherwise.
+ * versions (the latest or an older one); with `commitId` (GitLab's `commit_id`), the refs of
+ * that commit of the merge request (its parent and itself); else the refs of a range of its
+ * commits (`commitRangeOf`). Its paths must be a file of that diff and its lines lines of that
+ * file's diff (checkPositionInFiles). 400 with GitLab's note validation message otherwise.
  */
 export async function checkDiffPosition(
   caller: Caller,
@@ -105,12 +105,7 @@ export async function checkDiffPosition(
 ): Promise<CheckedPosition> {
   const versions = await diffVersions(caller, project, mr)
   const gitDir = projectGitDir(caller.ctx, project)
-  const version = versions.find(
-    (v) =>
-      v.head_commit_sha === position.head_sha &&
-      v.base_commit_sha === position.base_sha &&
-      v.start_commit_sha === position.start_sha,
-  )
+  const version = versions.find((v) => isOnVersion(v, position))
   if (version)
     return checkPositionInFiles(
       gitDir,
@@ -118,9 +113,51 @@ export async function checkDiffPosition(
       await versionDiffs(gitDir, version, UNLIMITED_DIFF),
       position,
     )
-  const commit = commitId !== undefined ? await commitOfVersions(gitDir, versions, commitId) : undefined
-  if (!commit) throw badRequest(POSITION_REFUSED)
-  return checkCommitPosition(gitDir, commit, position)
+  if (commitId !== undefined) {
+    const commit = await commitOfVersions(gitDir, versions, commitId)
+    if (!commit) throw badRequest(POSITION_REFUSED)
+    return checkCommitPosition(gitDir, commit, position)
+  }
+  const range = await commitRangeOf(gitDir, versions, position)
+  if (!range) throw badRequest(POSITION_REFUSED)
+  return checkPositionInFiles(
+    gitDir,
+    range.head,
+    await diffTrees(gitDir, range.base, range.head, UNLIMITED_DIFF),
+    position,
+  )
+}
+
+/** Whether a position is on a version of the merge request: its SHAs are the version's refs. */
+export function isOnVersion(version: DiffVersionRow, position: TextPosition): boolean {
+  return (
+    version.head_commit_sha === position.head_sha &&
+    version.base_commit_sha === position.base_sha &&
+    version.start_commit_sha === position.start_sha
+  )
+}
+
+/**
+ * The range of the merge request's commits a position's SHAs name, as a reviewer picks one in
+ * its Changes ("from commit A through commit B", GitLab's straight compare of A's parent and B):
+ * base and start the first parent of a commit of one version, head a newer commit of the same
+ * version. Undefined when they name no such range; one commit's own refs are not one, a thread
+ * there names its commit (`commit_id`).
+ */
+async function commitRangeOf(
+  gitDir: string,
+  versions: readonly DiffVersionRow[],
+  position: TextPosition,
+): Promise<{ base: string; head: string } | undefined> {
+  if (position.base_sha !== position.start_sha) return undefined
+  for (const version of versions) {
+    const commits = await versionCommits(gitDir, version)
+    const head = commits.findIndex((c) => c.id === position.head_sha)
+    if (head === -1) continue
+    if (commits.slice(head + 1).some((c) => c.parentIds[0] === position.base_sha))
+      return { base: position.base_sha, head: position.head_sha }
+  }
+  return undefined
 }
 
 /** The commit `sha` when it is one of the commits of the merge request's versions, else undefined. */
