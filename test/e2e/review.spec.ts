@@ -712,3 +712,82 @@ test('one commit of a merge request picked in Changes: its diff, a line comment 
   await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
   await expect(page.getByTestId('note').filter({ hasText: 'Beta arrives in the first step' })).toHaveCount(1)
 })
+
+test('a range of a merge request’s commits picked in Changes from the keyboard: its diff, a line comment there at the range’s refs', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const { default_branch: main } = await api<{ default_branch: string }>('GET', `/projects/${project.id}`)
+  const branch = `three-steps-${Date.now()}`
+  const path = `notes/${branch}.md`
+  const step = (message: string, content: string, start?: string) =>
+    api<{ id: string; parent_ids: string[] }>('POST', `/projects/${project.id}/repository/commits`, {
+      branch,
+      ...(start === undefined ? {} : { start_branch: start }),
+      commit_message: message,
+      actions: [{ action: start === undefined ? 'update' : 'create', file_path: path, content }],
+    })
+  const first = await step('First step', 'alpha\nbeta\n', main)
+  await step('Second step', 'alpha\nbeta\ngamma\n')
+  const third = await step('Third step', 'alpha\nbeta\ngamma\ndelta\n')
+  const { iid } = await api<{ iid: number }>('POST', `/projects/${project.id}/merge_requests`, {
+    source_branch: branch,
+    target_branch: main,
+    title: 'Review three steps',
+  })
+  await page.goto(burrow.pageUrl)
+  await openChanges(page, iid)
+  await expect(line(page, `${path}::4`)).toBeVisible()
+
+  // From the second step (picked from the list), through the third: the end picker is the next stop of Tab.
+  await page.getByTestId('review-commit-select').click()
+  await page.locator('.n-base-select-option', { hasText: 'Second step' }).click()
+  await expect(line(page, `${path}::4`)).toHaveCount(0)
+  const end = page.getByTestId('review-range-end-select')
+  await expect(end).toContainText('This commit only')
+  await page.keyboard.press('Tab')
+  await expect(end.locator(':focus')).toHaveCount(1)
+  await page.keyboard.press('Enter')
+  const through = page.locator('.n-base-select-option', { hasText: /^Through \w+ Third step$/ })
+  await expect(through).toBeVisible()
+  for (let i = 0; i < 3 && !(await through.getAttribute('class'))?.includes('pending'); i++)
+    await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('Enter')
+  await expect(end).toContainText('Third step')
+  // The range's diff: the third step against the first, gamma and delta added.
+  await expect(line(page, `${path}::3`)).toHaveClass(/addition/)
+  await expect(line(page, `${path}::4`)).toHaveClass(/addition/)
+
+  await line(page, `${path}::4`).hover()
+  await line(page, `${path}::4`).getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 4')
+  await expect(form.getByTestId('review-composer-review')).toHaveCount(0)
+  await form.locator('textarea').fill('Delta closes the range')
+  await shot(page, 'review-commit-range-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-commit-range-dark')
+  await runCommand(page, 'theme: light')
+  await form.getByTestId('review-composer-now').click()
+  const thread = page.getByTestId('review-thread').filter({ hasText: 'Delta closes the range' })
+  await expect(thread).toBeVisible()
+  await expect(thread).toHaveAttribute('data-discussion', /^[0-9a-f]{40}$/, { timeout: 30_000 })
+
+  // Held by the server at the range's refs: from the first step (the second's parent) to the third, not one commit's.
+  const [[note]] = await serverThreads(iid)
+  expect(note).toMatchObject({ body: 'Delta closes the range', type: 'DiffNote' })
+  expect(note.position).toMatchObject({
+    base_sha: first.id,
+    start_sha: first.id,
+    head_sha: third.id,
+    new_path: path,
+    new_line: 4,
+  })
+  expect((note as { commit_id?: string | null }).commit_id ?? null).toBeNull()
+  // All changes again: the range's thread is not on the merge request's diff.
+  await page.getByTestId('review-commit-select').click()
+  await page.locator('.n-base-select-option', { hasText: 'All changes' }).click()
+  await expect(end).toHaveCount(0)
+  await expect(line(page, `${path}::4`)).toBeVisible()
+  await expect(thread).toHaveCount(0)
+})

@@ -249,5 +249,5 @@ export type AwardEmoji = Readonly<Pick<ApiAwardEmoji, 'id' | 'name'>> & { readon
 /** A commit as merge request commit lists give it. */
 export type Commit = Readonly<
   Pick<ApiCommit, 'id' | 'short_id' | 'title' | 'author_name' | 'created_at'> &
-    Partial<Pick<ApiCommit, 'message' | 'authored_date' | 'web_url'>>
+    Partial<Pick<ApiCommit, 'message' | 'authored_date' | 'web_url' | 'parent_ids'>>
 >

@@ -36,8 +36,16 @@ export function positionAnchor(position: DiffPosition): LineAnchor {
   }
 }
 
-/** The discussions of a merge request that are line threads, each marked outdated against `headSha`. */
-export function lineThreads(discussions: readonly CachedDiscussion[], headSha: string | null): LineThread[] {
+/**
+ * The discussions of a merge request that are line threads, each marked outdated against the diff
+ * shown: its head `headSha` and, when known, its base `baseSha` (GitLab shows a thread on the diff
+ * whose refs it names: one on a commit or a range of commits is not on the whole merge request's).
+ */
+export function lineThreads(
+  discussions: readonly CachedDiscussion[],
+  headSha: string | null,
+  baseSha: string | null = null,
+): LineThread[] {
   const threads: LineThread[] = []
   for (const d of discussions) {
     const notes = d.notes.map((n) => ({ note: asNote(n.data) as PositionedNote, pending: n.pending }))
@@ -50,7 +58,8 @@ export function lineThreads(discussions: readonly CachedDiscussion[], headSha: s
       notes,
       resolvable,
       resolved: resolvable && notes.every((n) => n.note.resolvable !== true || n.note.resolved === true),
-      outdated: headSha !== null && position.head_sha !== headSha,
+      outdated:
+        (headSha !== null && position.head_sha !== headSha) || (baseSha !== null && position.base_sha !== baseSha),
     })
   }
   return threads

@@ -30,9 +30,11 @@ const DIFF = {
 const author = { id: 7, name: 'Rita Reviewer', username: 'rita', avatar_url: null }
 
 /** A line thread as the server gives it: its first note a DiffNote positioned on `new_line` of the diff at `head`. */
-function thread(id: string, newLine: number, head: string, resolved = false): CachedDiscussion {
+function thread(id: string, newLine: number, head: string, resolved = false, base = REFS.base_sha): CachedDiscussion {
   const position = {
     ...REFS,
+    base_sha: base,
+    start_sha: base,
     head_sha: head,
     position_type: 'text' as const,
     old_path: 'src/app.ts',
@@ -429,7 +431,7 @@ describe('one commit of the merge request in the review', () => {
   }
 
   it('the picker shows one commit’s diff with its threads; a line comment there is the merge request’s, with commit_id', async () => {
-    const onCommit = thread('f'.repeat(40), 2, COMMIT_SHA)
+    const onCommit = thread('f'.repeat(40), 2, COMMIT_SHA, false, PARENT_SHA)
     const { wrapper, transport } = mountWithCommits([thread('d'.repeat(40), 2, REFS.head_sha), onCommit])
     await flushPromises()
     expect(request(transport, 'api:get')).toEqual(['/projects/5/merge_requests/12/commits'])
@@ -478,6 +480,157 @@ describe('one commit of the merge request in the review', () => {
     wrapper.findComponent({ name: 'Select' }).vm.$emit('update:value', '')
     await flushPromises()
     expect(wrapper.find('[data-anchor="src/app.ts::2"]').text()).toContain('deux')
+    wrapper.unmount()
+  })
+})
+
+describe('a range of the merge request’s commits in the review', () => {
+  // Commits newest first: the head, a middle one, the first (on the merge request's base).
+  const [HEAD, MIDDLE, FIRST] = [REFS.head_sha, '2'.repeat(40), '1'.repeat(40)]
+  const COMMITS = [
+    { id: HEAD, short_id: 'cccccccc', title: 'Say drei', parent_ids: [MIDDLE] },
+    { id: MIDDLE, short_id: '22222222', title: 'Say zwei', parent_ids: [FIRST] },
+    { id: FIRST, short_id: '11111111', title: 'Say eins', parent_ids: [REFS.base_sha] },
+  ].map((c) => ({ ...c, author_name: 'Rita', created_at: '' }))
+  const RANGE_DIFF = { ...DIFF, diff: '@@ -1,3 +1,3 @@\n one\n-two\n+drei\n three\n' }
+  const answer = (body: unknown) => ({
+    ok: true as const,
+    result: { status: 200, body, stale: false, fetchedAt: '2024-05-02T10:00:00Z', page: null },
+  })
+
+  function mountWithRange(discussions: CachedDiscussion[], compare: Parameters<typeof fakeTransport>[0] = {}) {
+    const mounted = mountChanges(discussions, [], {
+      'api:get': (_account, path) =>
+        path === '/projects/5/merge_requests/12/commits'
+          ? answer(COMMITS)
+          : path === '/projects/5/repository/compare'
+            ? answer({ diffs: [RANGE_DIFF], compare_timeout: false })
+            : answer(null),
+      ...compare,
+    })
+    // The start picker, once the changes are drawn.
+    const start = () => mounted.wrapper.findAllComponents({ name: 'Select' })[0]
+    return { ...mounted, start }
+  }
+  const end = (wrapper: ReturnType<typeof mount>) =>
+    wrapper.findAllComponents({ name: 'Select' }).find((s) => s.attributes('data-testid') === 'review-range-end-select')
+
+  it('picked from a commit through a newer one: its straight compare, its threads, a comment at its refs', async () => {
+    const onRange = thread('f'.repeat(40), 2, HEAD, false, FIRST)
+    const onHeadCommit = thread('e'.repeat(40), 2, HEAD, false, MIDDLE)
+    const { wrapper, transport, start } = mountWithRange([thread('d'.repeat(40), 2, HEAD), onRange, onHeadCommit])
+    await flushPromises()
+    expect(end(wrapper)).toBeUndefined()
+
+    start().vm.$emit('update:value', MIDDLE)
+    await flushPromises()
+    // The end picker offers the start alone and each newer commit.
+    const picker = end(wrapper)
+    expect(picker?.props('value')).toBe(MIDDLE)
+    expect((picker?.props('options') as { label: string }[]).map((o) => o.label)).toEqual([
+      'Through cccccccc Say drei',
+      'This commit only',
+    ])
+    picker?.vm.$emit('update:value', HEAD)
+    await flushPromises()
+    const gets = transport.calls.filter((c) => c.channel === 'api:get')
+    expect(gets.at(-1)?.args.slice(1)).toEqual([
+      '/projects/5/repository/compare',
+      { from: FIRST, to: HEAD, straight: true },
+    ])
+    expect(wrapper.find('[data-anchor="src/app.ts::2"]').text()).toContain('drei')
+    // Only the thread written on this range shows in place: not the merge request's, not the head commit's.
+    expect(wrapper.findAll('[data-testid="review-thread"]').map((t) => t.attributes('data-discussion'))).toEqual([
+      'f'.repeat(40),
+    ])
+
+    await drag(wrapper, 'src/app.ts:1:1', 'src/app.ts::2')
+    const form = wrapper.find('[data-testid="review-composer"]')
+    expect(form.find('[data-testid="review-composer-review"]').exists()).toBe(false)
+    await form.find('textarea').setValue('Drei?')
+    await form.find('[data-testid="review-composer-now"]').trigger('click')
+    await flushPromises()
+    // Positioned on the range's refs, with no commit_id: it is not one commit's thread.
+    expect(request(transport, 'merge-requests:comment')).toEqual([
+      {
+        projectId: 5,
+        iid: 12,
+        body: 'Drei?',
+        position: {
+          position_type: 'text',
+          base_sha: FIRST,
+          start_sha: FIRST,
+          head_sha: HEAD,
+          old_path: 'src/app.ts',
+          new_path: 'src/app.ts',
+          old_line: null,
+          new_line: 2,
+          line_range: {
+            start: { type: null, old_line: 1, new_line: 1 },
+            end: { type: 'new', old_line: null, new_line: 2 },
+          },
+        },
+      },
+    ])
+    wrapper.unmount()
+  })
+
+  it('picked from the first commit through the head: all the changes, at the merge request’s refs', async () => {
+    const { wrapper, start } = mountWithRange([])
+    await flushPromises()
+    start().vm.$emit('update:value', FIRST)
+    await flushPromises()
+    end(wrapper)?.vm.$emit('update:value', HEAD)
+    await flushPromises()
+    expect(start().props('value')).toBe('')
+    expect(end(wrapper)).toBeUndefined()
+    expect(wrapper.find('[data-anchor="src/app.ts::2"]').text()).toContain('deux')
+    wrapper.unmount()
+  })
+
+  it('offline with nothing saved, a commit and a range are computed from the clone', async () => {
+    const { wrapper, transport, start } = mountWithRange([], {
+      'api:get': (_account, path) =>
+        path === '/projects/5/merge_requests/12/commits'
+          ? answer(COMMITS)
+          : { ok: false, error: { code: 'offline', message: 'Offline', details: { read: 'not-saved' } } },
+      'repos:commit': {
+        ok: true,
+        result: {
+          source: 'clone',
+          stale: false,
+          fetchedAt: '2024-05-02T09:00:00Z',
+          commit: { id: MIDDLE, parent_ids: [FIRST] },
+          diffs: [{ ...DIFF, a_mode: null, b_mode: null }],
+          overflow: false,
+        },
+      },
+      'repos:compare': {
+        ok: true,
+        result: {
+          source: 'clone',
+          stale: false,
+          fetchedAt: '2024-05-02T09:00:00Z',
+          from: FIRST,
+          to: HEAD,
+          mergeBase: null,
+          commits: [],
+          commitsTruncated: false,
+          diffs: [{ ...RANGE_DIFF, a_mode: null, b_mode: null }],
+          overflow: false,
+        },
+      },
+    })
+    await flushPromises()
+    // One commit, then the range: each from the clone.
+    start().vm.$emit('update:value', MIDDLE)
+    await flushPromises()
+    expect(request(transport, 'repos:commit')).toEqual([{ projectId: 5, sha: MIDDLE }])
+    end(wrapper)?.vm.$emit('update:value', HEAD)
+    await flushPromises()
+    expect(request(transport, 'repos:compare')).toEqual([{ projectId: 5, from: FIRST, to: HEAD, straight: true }])
+    expect(wrapper.find('[data-testid="review-source"]').attributes('data-source')).toBe('clone')
+    expect(wrapper.find('[data-anchor="src/app.ts::2"]').text()).toContain('drei')
     wrapper.unmount()
   })
 })
