@@ -67,11 +67,11 @@ function references(mr: MergeRequestRow, c: MergeRequestContext): { short: strin
   return { short, relative, full }
 }
 
-/** The `view=simple` form: identity, title, description, state and URL only. */
-export function mergeRequestSimple(
-  mr: MergeRequestRow,
-  c: Pick<MergeRequestContext, 'baseUrl' | 'projectPath'>,
-): MergeRequestSimple {
+/** The fields every form of a merge request starts with: the simple form without its URL. */
+type MergeRequestIdentity = Omit<MergeRequestSimple, 'web_url'>
+
+/** What names a merge request and says where it stands: the list, simple and approvals forms start with these. */
+function mergeRequestIdentity(mr: MergeRequestRow): MergeRequestIdentity {
   return {
     id: mr.id,
     iid: mr.iid,
@@ -81,6 +81,16 @@ export function mergeRequestSimple(
     state: mr.state,
     created_at: mr.created_at,
     updated_at: mr.updated_at,
+  }
+}
+
+/** The `view=simple` form: identity, title, description, state and URL only. */
+export function mergeRequestSimple(
+  mr: MergeRequestRow,
+  c: Pick<MergeRequestContext, 'baseUrl' | 'projectPath'>,
+): MergeRequestSimple {
+  return {
+    ...mergeRequestIdentity(mr),
     web_url: `${c.baseUrl}/${c.projectPath}/-/merge_requests/${mr.iid}`,
   }
 }
@@ -92,14 +102,7 @@ export function mergeRequestEntity(mr: MergeRequestRow, c: MergeRequestContext):
   const draft = isDraftTitle(mr.title)
   const assignees = c.assignees.map((u) => userRef(u, c.baseUrl))
   return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.project_id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
+    ...mergeRequestIdentity(mr),
     merged_by: user(mr.merged_by_id),
     merge_user: user(mr.merged_by_id),
     merged_at: mr.merged_at,
@@ -213,14 +216,7 @@ export function approvalsEntity(
 ): MergeRequestApprovals {
   const required = mr.approvals_before_merge ?? 0
   return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.project_id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
+    ...mergeRequestIdentity(mr),
     merge_status: mr.merge_status,
     approved: approvers.length >= required,
     approvals_required: required,
