@@ -29,6 +29,7 @@ interface Move {
   state: string
   source_storage_name: string
   destination_storage_name: string
+  error_message: string | null
   created_at: string
   project?: Record<string, unknown>
   snippet?: Record<string, unknown>
@@ -77,6 +78,7 @@ describe('repository storage moves', () => {
       state: 'scheduled',
       source_storage_name: 'default',
       destination_storage_name: 'fast-ssd',
+      error_message: null,
       project: {
         id: project.id,
         description: null,
@@ -231,8 +233,11 @@ describe('repository storage moves', () => {
           destination_storage_name: 'fast-ssd',
         })
       ).json() as Move
+      expect(move.error_message).toBeNull()
       await storageMovesIdle(s.app.burrow)
-      expect((await asRoot('GET', `/project_repository_storage_moves/${move.id}`)).json().state).toBe('failed')
+      const failed = (await asRoot('GET', `/project_repository_storage_moves/${move.id}`)).json() as Move
+      // GitLab's BasicRepositoryStorageMove shows why: here the copy's mkdir under a file.
+      expect(failed).toMatchObject({ state: 'failed', error_message: expect.stringMatching(/\S/) })
       expect(await storageOf(project.id)).toBe('default')
       expect(existsSync(join(repoPath('default', 'project', project.id), 'HEAD'))).toBe(true)
       const commit = await asRoot('POST', `/projects/${project.id}/repository/files/still.md`, {
@@ -369,6 +374,7 @@ describe('repository storage moves', () => {
         title: 'Notes',
         description: null,
         visibility: 'private',
+        author: { username: 'root' },
         project_id: project.id,
         web_url: `http://burrow.test/${project.path_with_namespace}/-/snippets/${snippet.id}`,
       },

@@ -4,6 +4,7 @@
 import { Type, type Static } from 'typebox'
 import { Entity, Nullable, Timestamp } from './common'
 import { ProjectRef } from './project'
+import { UserRef } from './user'
 
 const moveFields = {
   id: Type.Integer(),
@@ -12,22 +13,26 @@ const moveFields = {
   state: Type.String(),
   source_storage_name: Type.String(),
   destination_storage_name: Type.String(),
+  /** Why the move failed or its cleanup did; null otherwise. */
+  error_message: Nullable(Type.String()),
 }
 
 /** GitLab's Projects::RepositoryStorageMove: the project moved (null once deleted). */
 export const ProjectStorageMove = Entity({ ...moveFields, project: Nullable(ProjectRef) })
 export type ProjectStorageMove = Static<typeof ProjectStorageMove>
 
-/** The snippet a storage move moves (GitLab's basic snippet fields). */
+/** The snippet a storage move moves (GitLab's BasicSnippet). */
 export const MovedSnippet = Entity({
   id: Type.Integer(),
   title: Type.String(),
   description: Nullable(Type.String()),
   visibility: Type.String(),
+  /** Null once the author's account is gone. */
+  author: Nullable(UserRef),
   updated_at: Timestamp,
   created_at: Timestamp,
   project_id: Nullable(Type.Integer()),
-  web_url: Nullable(Type.String()),
+  web_url: Type.String(),
   raw_url: Type.String(),
   ssh_url_to_repo: Nullable(Type.String()),
   http_url_to_repo: Nullable(Type.String()),

@@ -1,6 +1,13 @@
 import type { GroupStorageMove, ProjectStorageMove, SnippetStorageMove } from '../../../shared/api/storage-move'
 import { projectRef } from '../projects'
+import { userRefOrNull } from '../users'
+import type { UserRow } from '../../platform/db/rows'
 import type { MovedGroupRow, MovedProjectRow, MovedSnippetRow, StorageMoveRow, StorageMoveState } from './queries'
+
+/** What a move shows of its snippet: the snippet and its author (undefined once the account is gone). */
+export interface MovedSnippet extends MovedSnippetRow {
+  readonly author: UserRow | undefined
+}
 
 /** GitLab's `human_state_name`: `cleanup_failed` reads `cleanup failed`. */
 export function humanMoveState(state: StorageMoveState): string {
@@ -15,6 +22,7 @@ function moveFields(row: StorageMoveRow) {
     state: humanMoveState(row.state),
     source_storage_name: row.source_storage_name,
     destination_storage_name: row.destination_storage_name,
+    error_message: row.error_message,
   }
 }
 
@@ -23,10 +31,10 @@ export function projectMoveEntity(row: StorageMoveRow, project: MovedProjectRow 
   return { ...moveFields(row), project: project ? projectRef(project) : null }
 }
 
-/** GitLab's Snippets::RepositoryStorageMove entity: the move and the snippet's basic fields (null once deleted). */
+/** GitLab's Snippets::RepositoryStorageMove entity: the move and its BasicSnippet (null once deleted). */
 export function snippetMoveEntity(
   row: StorageMoveRow,
-  snippet: MovedSnippetRow | undefined,
+  snippet: MovedSnippet | undefined,
   baseUrl: string,
 ): SnippetStorageMove {
   if (!snippet) return { ...moveFields(row), snippet: null }
@@ -40,6 +48,7 @@ export function snippetMoveEntity(
       title: snippet.title,
       description: snippet.description,
       visibility: snippet.visibility,
+      author: userRefOrNull(snippet.author, baseUrl),
       updated_at: snippet.updated_at,
       created_at: snippet.created_at,
       project_id: snippet.project_id,

@@ -218,6 +218,7 @@ export interface MovedSnippetRow {
   readonly created_at: string
   readonly updated_at: string
   readonly project_id: number | null
+  readonly author_id: number
   readonly project_full_path: string | null
 }
 
@@ -243,7 +244,7 @@ export function movedProjects(db: Db, ids: readonly number[]): Map<number, Moved
 export function movedSnippets(db: Db, ids: readonly number[]): Map<number, MovedSnippetRow> {
   const rows = db
     .prepare(
-      `SELECT s.id, s.title, s.description, s.visibility, s.created_at, s.updated_at, s.project_id,
+      `SELECT s.id, s.title, s.description, s.visibility, s.created_at, s.updated_at, s.project_id, s.author_id,
               CASE WHEN p.id IS NULL THEN NULL ELSE n.full_path || '/' || p.path END AS project_full_path
        FROM snippets s LEFT JOIN projects p ON p.id = s.project_id LEFT JOIN namespaces n ON n.id = p.namespace_id
        WHERE s.id IN (SELECT value FROM json_each(?))`,

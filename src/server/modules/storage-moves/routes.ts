@@ -12,14 +12,12 @@ import {
   moveContainer,
   movedGroups,
   movedProjects,
-  movedSnippets,
   type MovedGroupRow,
   type MovedProjectRow,
-  type MovedSnippetRow,
   type StorageMoveKind,
   type StorageMoveRow,
 } from './queries'
-import { groupMoveEntity, projectMoveEntity, snippetMoveEntity } from './entity'
+import { groupMoveEntity, projectMoveEntity, snippetMoveEntity, type MovedSnippet } from './entity'
 import { invalidParam, notFound } from '../../platform/http/errors'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { loadGroup, loadProject, requireAdmin } from '../../platform/http/resolve'
@@ -29,6 +27,7 @@ import {
   scheduleGroupMove,
   scheduleProjectMove,
   scheduleSnippetMove,
+  snippetsOfMoves,
   stopStorageMoves,
 } from './service'
 
@@ -76,7 +75,7 @@ const PROJECT_MOVES: MoveKind<typeof Api.ProjectStorageMove, ProjectRow, MovedPr
   entity: projectMoveEntity,
 }
 
-const SNIPPET_MOVES: MoveKind<typeof Api.SnippetStorageMove, SnippetRow, MovedSnippetRow> = {
+const SNIPPET_MOVES: MoveKind<typeof Api.SnippetStorageMove, SnippetRow, MovedSnippet> = {
   kind: 'snippet',
   plural: 'snippets',
   schema: Api.SnippetStorageMove,
@@ -86,7 +85,7 @@ const SNIPPET_MOVES: MoveKind<typeof Api.SnippetStorageMove, SnippetRow, MovedSn
     return snippet
   },
   schedule: scheduleSnippetMove,
-  moved: movedSnippets,
+  moved: snippetsOfMoves,
   entity: snippetMoveEntity,
 }
 

@@ -13,6 +13,7 @@ import {
   insertStorageMove,
   isProjectReadOnly,
   moveContainer,
+  movedSnippets,
   setProjectReadOnly,
   setStorageMoveState,
   snippetIdsOnStorage,
@@ -25,7 +26,8 @@ import {
   type StorageMoveRow,
 } from './queries'
 import { findSnippetById, type SnippetRow } from '../snippets'
-import { findUserById } from '../users'
+import { findUserById, usersByIds } from '../users'
+import type { MovedSnippet } from './entity'
 import { gitText } from '../../platform/git/git'
 import { apiMessage, validationFailed } from '../../platform/http/errors'
 import { auditAuthorOf, recordAuditBy, type AuditAuthor, type AuditEntityType } from '../audit-events'
@@ -235,6 +237,16 @@ export function scheduleBulkMoves(
     }
   }
   return scheduled
+}
+
+/** The snippets of a page of moves with their authors, by snippet id (deleted snippets are missing). */
+export function snippetsOfMoves(db: Db, ids: readonly number[]): Map<number, MovedSnippet> {
+  const snippets = [...movedSnippets(db, ids).values()]
+  const authors = usersByIds(
+    db,
+    snippets.map((s) => s.author_id),
+  )
+  return new Map(snippets.map((s) => [s.id, { ...s, author: authors.get(s.author_id) }]))
 }
 
 function enqueueMove(ctx: ServerContext, moveId: number): void {
