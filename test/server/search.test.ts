@@ -225,6 +225,67 @@ describe('search API', () => {
     expect(await usernames('/groups/haystack/search?search=needle&scope=users')).toEqual([])
   })
 
+  it('finds snippets by title, description or file name instance-wide, only those the caller may read', async () => {
+    await post(`/projects/${open.id}/snippets`, {
+      title: 'Needle snippet public',
+      file_name: 'a.rb',
+      content: 'x',
+      visibility: 'public',
+    })
+    await post(`/projects/${open.id}/snippets`, {
+      title: 'Sewing kit',
+      file_name: 'needle.rb',
+      content: 'x',
+      visibility: 'private',
+    })
+    await post(`/projects/${secret.id}/snippets`, {
+      title: 'Vault',
+      description: 'The needle of the vault',
+      file_name: 'v.rb',
+      content: 'x',
+      visibility: 'private',
+    })
+    expect(await titles(outsider.token, '/search?search=needle&scope=snippet_titles')).toEqual([
+      'Needle snippet public',
+    ])
+    expect(await titles(reporter.token, '/search?search=needle&scope=snippet_titles')).toEqual([
+      'Needle snippet public',
+      'Sewing kit',
+    ])
+    expect(await titles(ROOT_TOKEN, '/search?search=needle&scope=snippet_titles')).toEqual([
+      'Needle snippet public',
+      'Sewing kit',
+      'Vault',
+    ])
+    const [first] = await found(null, '/search?search=needle&scope=snippet_titles')
+    expect(first).toMatchObject({
+      title: 'Needle snippet public',
+      project_id: open.id,
+      file_name: 'a.rb',
+      web_url: expect.stringMatching(/\/haystack\/open\/-\/snippets\/\d+$/),
+    })
+    const paged = await get(ROOT_TOKEN, '/search?search=needle&scope=snippet_titles&per_page=2&page=2')
+    expect(paged.headers['x-total']).toBe('3')
+    expect((paged.json() as Json[]).map((i) => i.title)).toEqual(['Needle snippet public'])
+    for (const url of [
+      `/groups/haystack/search?search=needle&scope=snippet_titles`,
+      `/projects/${open.id}/search?search=needle&scope=snippet_titles`,
+    ]) {
+      const res = await get(ROOT_TOKEN, url)
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ error: 'scope does not have a valid value' })
+    }
+    const viaClient = await withPythonGitlab<string[]>(
+      s.url,
+      { private_token: reporter.token },
+      `
+import gitlab
+out(sorted(i['title'] for i in gl.search(gitlab.const.SearchScope.GLOBAL_SNIPPET_TITLES, 'needle')))
+`,
+    )
+    expect(viaClient).toEqual(['Needle snippet public', 'Sewing kit'])
+  })
+
   it('python-gitlab searches the instance, a group and a project', async () => {
     const result = await withPythonGitlab<{ issues: string[]; group: string[]; blobs: string[]; notes: string[] }>(
       s.url,

@@ -7,6 +7,7 @@ import { Milestone } from './milestone'
 import { Note } from './note'
 import { ProjectSimple } from './project'
 import { CommitDetail } from './repository'
+import { Snippet } from './snippet'
 import { UserBasic } from './user'
 
 /** GitLab's search blob: a chunk of matching lines of a file (or wiki page) at a ref. */
@@ -33,6 +34,7 @@ export const SearchResults = Type.Union([
   Type.Array(Issue),
   Type.Array(MergeRequest),
   Type.Array(Milestone),
+  Type.Array(Snippet),
   Type.Array(UserBasic),
   Type.Array(Note),
   Type.Array(CommitDetail),

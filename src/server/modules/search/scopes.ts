@@ -7,6 +7,7 @@ export const GLOBAL_SCOPES = [
   'issues',
   'merge_requests',
   'milestones',
+  'snippet_titles',
   'users',
   'commits',
   'blobs',
@@ -14,10 +15,10 @@ export const GLOBAL_SCOPES = [
   'notes',
 ] as const
 
-/** A group search has the instance's scopes. */
-export const GROUP_SCOPES = GLOBAL_SCOPES
-
 export type SearchScope = (typeof GLOBAL_SCOPES)[number]
 
-/** A project search has every scope but projects. */
-export const PROJECT_SCOPES: readonly SearchScope[] = GLOBAL_SCOPES.filter((scope) => scope !== 'projects')
+/** A group search has the instance's scopes but snippet titles (GitLab searches snippets only instance-wide). */
+export const GROUP_SCOPES: readonly SearchScope[] = GLOBAL_SCOPES.filter((scope) => scope !== 'snippet_titles')
+
+/** A project search has the group's scopes but projects. */
+export const PROJECT_SCOPES: readonly SearchScope[] = GROUP_SCOPES.filter((scope) => scope !== 'projects')

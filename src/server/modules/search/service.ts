@@ -21,6 +21,7 @@ import {
   type ProjectWithNamespaceRow,
 } from '../projects'
 import { projectUsers } from '../project-users'
+import { searchSnippets } from '../snippets'
 import { listUsers, userRef, usersByIds } from '../users'
 import { canReadWikiWith, wikiGitDir } from '../wikis'
 import { notesMatching } from './queries'
@@ -95,6 +96,8 @@ export async function search(
       return searchMergeRequests(caller, level, query, window)
     case 'milestones':
       return searchMilestones(caller, level, query, window)
+    case 'snippet_titles':
+      return searchSnippets(caller, query.term, MAX_GATHERED, window)
     case 'users':
       return searchUsers(caller, level, query, window)
     case 'notes':

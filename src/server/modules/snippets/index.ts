@@ -3,3 +3,4 @@
 export { canReadSnippet } from './policy'
 export { findSnippetById, insertSnippet, type SnippetRow } from './queries'
 export { projectSnippetWebUrl } from './entity'
+export { searchSnippets } from './search'

@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf } from '../notes'
 import { nowIso } from '../../platform/db/connection'
 import type { Visibility } from '../../platform/db/rows'
+import { allRows, containsLike } from '../../platform/db/statements'
 
 export interface SnippetRow {
   readonly id: number
@@ -103,4 +104,18 @@ export function listProjectSnippets(
     .prepare(`SELECT * FROM snippets WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
     .all(...params, limit, offset) as SnippetRow[]
   return { rows, total }
+}
+
+/**
+ * The newest snippets whose title, description or file name contains `text` (GitLab's
+ * Snippet.search), at most `limit`: candidates the caller's read rule still filters.
+ */
+export function snippetsMatching(db: Db, text: string, limit: number): SnippetRow[] {
+  return allRows<SnippetRow>(
+    db,
+    `SELECT * FROM snippets
+     WHERE title LIKE @text ESCAPE '\\' OR description LIKE @text ESCAPE '\\' OR file_name LIKE @text ESCAPE '\\'
+     ORDER BY created_at DESC, id DESC LIMIT @limit`,
+    { text: containsLike(text), limit },
+  )
 }

@@ -16,13 +16,13 @@ import { canReadProjectSnippets } from './policy'
 import {
   createProjectSnippet,
   destroySnippet,
-  presentSnippets,
   projectSnippetOf,
   requireSnippetAdmin,
   requireSnippetCreator,
   snippetsPage,
   updateSnippet,
 } from './service'
+import { presentSnippets } from './present'
 
 const IdParams = Type.Object({ id: Type.String() })
 const SnippetParams = Type.Object({ id: Type.String(), snippet_id: Type.Integer() })
@@ -84,14 +84,14 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
       const page = pageOf(request.query)
       const { rows, total } = snippetsPage(caller, project, page)
       setPageHeaders(request, reply, caller.baseUrl, page, total)
-      return presentSnippets(caller, project, rows)
+      return presentSnippets(caller, rows)
     },
   )
 
   app.get(`${base}/:snippet_id`, { schema: { params: SnippetParams, response: { 200: Snippet } } }, async (request) => {
     const caller = callerOf(request)
     const project = loadSnippetProject(request, request.params.id)
-    return presentSnippets(caller, project, [projectSnippetOf(caller, project, request.params.snippet_id)])[0]
+    return presentSnippets(caller, [projectSnippetOf(caller, project, request.params.snippet_id)])[0]
   })
 
   app.get(`${base}/:snippet_id/raw`, { schema: { params: SnippetParams } }, async (request, reply) => {
@@ -118,7 +118,7 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
         content: file.content ?? '',
         visibility: body.visibility ?? 'private',
       })
-      return reply.code(201).send(presentSnippets(caller, project, [row])[0])
+      return reply.code(201).send(presentSnippets(caller, [row])[0])
     },
   )
 
@@ -149,7 +149,7 @@ const snippets: FastifyPluginAsyncTypebox = async (app) => {
         content: file.content,
         visibility: body.visibility,
       }
-      return presentSnippets(caller, project, [updateSnippet(caller, snippet, changes)])[0]
+      return presentSnippets(caller, [updateSnippet(caller, snippet, changes)])[0]
     },
   )
 

@@ -1,13 +1,9 @@
-import type { Snippet } from '../../../shared/api/snippet'
 import type { Caller } from '../../platform/caller'
 import type { ProjectRow, UserRow, Visibility } from '../../platform/db/rows'
 import { forbidden, notFound } from '../../platform/http/errors'
 import type { Page } from '../../platform/http/pagination'
 import { checkLengths, TEXT_LIMITS } from '../../platform/text/limits'
-import { usersByIds } from '../users'
-import { findProjectWithNamespace } from '../../platform/db/platform-queries'
 import { assertSnippetRepositoryWritable } from '../storage-moves'
-import { snippetEntity } from './entity'
 import { canAdminSnippet, canCreateSnippet, canReadSnippet, readableSnippetVisibilities } from './policy'
 import {
   deleteSnippetRow,
@@ -35,17 +31,6 @@ export function projectSnippetOf(caller: Caller, project: ProjectRow, snippetId:
   if (!snippet || snippet.project_id !== project.id || !canReadSnippet(caller.perms, project, snippet))
     throw notFound('Snippet')
   return snippet
-}
-
-/** Serialises snippets of one project with their authors loaded in one query. */
-export function presentSnippets(caller: Caller, project: ProjectRow, rows: readonly SnippetRow[]): Snippet[] {
-  const authors = usersByIds(
-    caller.db,
-    rows.map((r) => r.author_id),
-  )
-  const full = findProjectWithNamespace(caller.db, project.id)
-  const projectWebUrl = `${caller.baseUrl}/${full?.ns_full_path}/${project.path}`
-  return rows.map((r) => snippetEntity(r, authors.get(r.author_id) as UserRow, projectWebUrl, caller.baseUrl))
 }
 
 export interface SnippetInput {
