@@ -139,6 +139,13 @@ function schedule(caller: Caller, target: MoveTarget, destination: string | unde
   return move
 }
 
+/** GitLab's model of each kind of move, the target type its audit events name. */
+const MOVE_MODEL: Readonly<Record<StorageMoveKind, string>> = {
+  project: 'Projects::RepositoryStorageMove',
+  snippet: 'Snippets::RepositoryStorageMove',
+  group: 'Groups::RepositoryStorageMove',
+}
+
 function recordMoveAudit(db: Db, author: AuditAuthor, target: MoveTarget, message: string, move: StorageMoveRow): void {
   let entityType: AuditEntityType = 'User'
   let entityId = author.id
@@ -150,18 +157,12 @@ function recordMoveAudit(db: Db, author: AuditAuthor, target: MoveTarget, messag
     const ns = project ? findNamespaceById(db, project.namespace_id) : undefined
     ;[entityType, entityId, entityPath] = ['Project', target.projectId, `${ns?.full_path ?? ''}/${project?.path ?? ''}`]
   }
-  const targetType =
-    target.kind === 'project'
-      ? 'Projects::RepositoryStorageMove'
-      : target.kind === 'snippet'
-        ? 'Snippets::RepositoryStorageMove'
-        : 'Groups::RepositoryStorageMove'
   recordAuditBy(db, author, {
     entityType,
     entityId,
     entityPath,
     targetId: move.id,
-    targetType,
+    targetType: MOVE_MODEL[target.kind],
     targetDetails: target.label,
     change: {
       custom_message: message,
@@ -217,17 +218,7 @@ export function scheduleBulkMoves(
   else ids = groupIdsOnStorage(db, source, ctx.storages)
   let scheduled = 0
   for (const id of ids) {
-    let target: MoveTarget | null = null
-    if (kind === 'project') {
-      const project = findProjectById(db, id)
-      if (project) target = projectTarget(ctx, project)
-    } else if (kind === 'snippet') {
-      const snippet = findSnippetById(db, id)
-      if (snippet) target = snippetTarget(ctx, snippet)
-    } else {
-      const group = findNamespaceById(db, id)
-      if (group) target = groupTarget(ctx, group)
-    }
+    const target = targetOf(ctx, kind, id)
     if (!target) continue
     try {
       schedule(caller, target, destination)
@@ -321,8 +312,8 @@ async function copyVerified(source: string, destination: string, moveId: number)
   await rename(tmp, destination)
 }
 
-function moveTargetOf(ctx: ServerContext, move: StorageMoveRow): MoveTarget | null {
-  const { kind, id } = moveContainer(move)
+/** The container of this kind and id as a move target, or null when it is gone. */
+function targetOf(ctx: ServerContext, kind: StorageMoveKind, id: number): MoveTarget | null {
   if (kind === 'project') {
     const project = findProjectById(ctx.db, id)
     return project ? projectTarget(ctx, project) : null
@@ -351,7 +342,7 @@ async function runMove(ctx: ServerContext, moveId: number): Promise<void> {
   const move = findStorageMove(db, moveId)
   if (!move) return
   const { kind, id } = moveContainer(move)
-  const target = moveTargetOf(ctx, move)
+  const target = targetOf(ctx, kind, id)
   const author = moveAuthor(ctx, move)
   const source = move.source_storage_name
   const destination = move.destination_storage_name
