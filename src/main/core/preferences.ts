@@ -1,10 +1,5 @@
-import {
-  DEFAULT_PREFERENCES,
-  PREFERENCE_KEYS,
-  preferenceProblem,
-  type Preferences,
-  type PreferencesRequests,
-} from '../../shared/ipc/preferences'
+import { DEFAULT_PREFERENCES, type Preferences, type PreferencesRequests } from '../../shared/ipc/preferences'
+import { PREFERENCE_KEYS, preferenceProblem } from '../../shared/ipc/preferences-schema'
 import type { CacheDb } from './cache/database'
 
 /**

@@ -1,6 +1,7 @@
-import { isRecord } from '../json'
+import { Type, type Static } from 'typebox'
+import { Entity } from '../api/common'
 import { checkInstanceUrl } from './api-path'
-import { isAccountId } from './account-id'
+import { AccountId, Explained, schemaCheck } from './schema-check'
 
 /**
  * The avatars part of the IPC contract (contract.ts imports it). The page's CSP allows only
@@ -8,19 +9,24 @@ import { isAccountId } from './account-id'
  * desktop cache (offline too) and hands the page a data URL.
  */
 
-export interface AvatarRequest {
-  readonly accountId: string
-  /** The `avatar_url` the instance gave; refused (code `foreign-url`) unless it is on that account's instance. */
-  readonly url: string
-}
+const NOT_ONE_REQUEST = 'expected one request {accountId, url}'
 
+export const AvatarRequest = Explained(
+  Entity({
+    accountId: AccountId,
+    /** The `avatar_url` the instance gave; refused (code `foreign-url`) unless it is on that account's instance. */
+    url: Type.String(),
+  }),
+  { type: NOT_ONE_REQUEST },
+)
+export type AvatarRequest = Static<typeof AvatarRequest>
+
+const avatarRequest = schemaCheck(AvatarRequest, { style: 'sentence' })
+
+/** The request's shape, then its URL (an http(s) URL whose path is safe to ask for, see api-path.ts). */
 function avatarArgs(args: readonly unknown[]): string | null {
-  if (args.length !== 1 || !isRecord(args[0])) return 'expected one request {accountId, url}'
-  const r = args[0]
-  const extra = Object.keys(r).filter((k) => k !== 'accountId' && k !== 'url')
-  if (extra.length > 0) return `unknown field(s): ${extra.join(', ')}`
-  if (!isAccountId(r.accountId)) return 'accountId must be a non-empty string'
-  return checkInstanceUrl(r.url)
+  if (args.length !== 1) return NOT_ONE_REQUEST
+  return avatarRequest(args[0]) ?? checkInstanceUrl((args[0] as AvatarRequest).url)
 }
 
 /** The validators of the avatars channel, spread into request-validators.ts. */

@@ -6,6 +6,7 @@
  * browser mode) carry exactly these maps, validated at the boundary (request-validators.ts).
  */
 
+import type { AddAccountRequest } from './accounts'
 import type { ApiRequests } from './api'
 import type { AvatarsRequests } from './avatars'
 import type { CacheEvents, CacheRequests } from './cache'
@@ -89,10 +90,8 @@ export interface SignInRequired {
   readonly since: string
 }
 
-/** `accounts:add` with a personal access token, or with a username and password (OAuth). */
-export type AddAccountRequest =
-  | { readonly baseUrl: string; readonly token: string; readonly caFile?: string }
-  | { readonly baseUrl: string; readonly username: string; readonly password: string; readonly caFile?: string }
+/** `accounts:add` with a personal access token, or with a username and password (OAuth): see accounts.ts. */
+export type { AddAccountRequest } from './accounts'
 
 export interface AccountVerification {
   readonly account: Account

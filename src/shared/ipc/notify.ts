@@ -1,5 +1,6 @@
+import { Type, type Static } from 'typebox'
 import { ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../alerts'
-import { isRecord } from '../json'
+import { Entity } from '../api/common'
 
 /**
  * The notification part of the IPC contract (contract.ts imports it): the to-do and alert
@@ -9,12 +10,14 @@ import { isRecord } from '../json'
  */
 import type { NotifyTopic } from './preferences'
 import { isAccountId } from './account-id'
+import { AccountId, Explained, mustBeOneOf, PositiveInteger, schemaCheck, type Check } from './schema-check'
 
 // An alert's status and severity, in the REST API's lower case (GraphQL's enums upper-cased).
 export type { AlertSeverity, AlertStatus }
 
 /** `open` is triggered or acknowledged (GitLab's "Open" tab). */
-export type AlertStatusFilter = AlertStatus | 'open' | 'all'
+export const AlertStatusFilter = Type.Enum([...ALERT_STATUSES, 'open', 'all'] as const)
+export type AlertStatusFilter = Static<typeof AlertStatusFilter>
 
 /** What the watcher knows of one account. */
 export interface NotifyAccountCounts {
@@ -116,11 +119,19 @@ export function todoTopic(actionName: string): NotifyTopic {
   return TODO_TOPICS[actionName] ?? 'otherTodos'
 }
 
-export interface AlertListRequest {
-  readonly accountId: string
-  /** Default `open`. */
-  readonly status?: AlertStatusFilter
-}
+// Requests are refused in sentences naming the field: `projectId must be a positive integer`.
+const NOT_ONE_LIST_REQUEST = 'expected one request {accountId, status?}'
+const PositiveId = Explained(PositiveInteger, 'must be a positive integer')
+
+export const AlertListRequest = Explained(
+  Entity({
+    accountId: AccountId,
+    /** Default `open`. */
+    status: Type.Optional(Explained(AlertStatusFilter, mustBeOneOf(AlertStatusFilter.enum))),
+  }),
+  { type: NOT_ONE_LIST_REQUEST },
+)
+export type AlertListRequest = Static<typeof AlertListRequest>
 
 export interface AlertList {
   /** Newest first. */
@@ -131,19 +142,34 @@ export interface AlertList {
   readonly checkedAt: string | null
 }
 
-export interface AlertRef {
-  readonly projectId: number
-  readonly iid: number
-}
+/** An alert, by its project and its iid there. */
+const alertRef = { projectId: PositiveId, iid: PositiveId }
+const requestObject = { type: 'the request must be an object' }
 
-export interface AlertStatusRequest extends AlertRef {
-  readonly status: AlertStatus
-}
+export const AlertRef = Explained(Entity(alertRef), requestObject)
+export type AlertRef = Static<typeof AlertRef>
 
-export interface AlertAssignRequest extends AlertRef {
-  /** Replaces the assignees; empty unassigns. GitLab allows one. */
-  readonly assigneeUsernames: readonly string[]
-}
+export const AlertStatusRequest = Explained(
+  Entity({ ...alertRef, status: Explained(Type.Enum(ALERT_STATUSES), mustBeOneOf(ALERT_STATUSES)) }),
+  requestObject,
+)
+export type AlertStatusRequest = Static<typeof AlertStatusRequest>
+
+/** A username as GitLab allows one. */
+const Username = Type.String({ pattern: '^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}$' })
+
+export const AlertAssignRequest = Explained(
+  Entity({
+    ...alertRef,
+    /** Replaces the assignees; empty unassigns. GitLab allows one. */
+    assigneeUsernames: Explained(
+      Type.Immutable(Type.Array(Username, { maxItems: 100 })),
+      'must be a list of usernames',
+    ),
+  }),
+  requestObject,
+)
+export type AlertAssignRequest = Static<typeof AlertAssignRequest>
 
 /** `app:did-request-route`: the shell asks the page to show a route (a tray item or a notification was clicked). */
 export interface RouteRequest {
@@ -154,14 +180,7 @@ export interface RouteRequest {
 
 type Problem = string | null
 
-const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
-
-const STATUS_FILTERS: readonly string[] = [...ALERT_STATUSES, 'open', 'all']
-
-function unknownKeys(o: Readonly<Record<string, unknown>>, allowed: readonly string[]): Problem {
-  const extra = Object.keys(o).filter((k) => !allowed.includes(k))
-  return extra.length > 0 ? `unknown field(s): ${extra.join(', ')}` : null
-}
+const sentences = { style: 'sentence' } as const
 
 const noArgs = (args: readonly unknown[]): Problem =>
   args.length === 0 ? null : `expected no arguments, got ${args.length}`
@@ -173,55 +192,28 @@ function optionalAccountArgs(args: readonly unknown[]): Problem {
     : 'expected no argument or one account id (a non-empty string)'
 }
 
+const listAlertsRequest = schemaCheck(AlertListRequest, sentences)
+
 function listAlertsArgs(args: readonly unknown[]): Problem {
-  if (args.length !== 1 || !isRecord(args[0])) return 'expected one request {accountId, status?}'
-  const r = args[0]
-  const extra = unknownKeys(r, ['accountId', 'status'])
-  if (extra !== null) return extra
-  if (!isAccountId(r.accountId)) return 'accountId must be a non-empty string'
-  if (r.status !== undefined && !(typeof r.status === 'string' && STATUS_FILTERS.includes(r.status)))
-    return `status must be one of ${STATUS_FILTERS.join(', ')}`
-  return null
+  return args.length === 1 ? listAlertsRequest(args[0]) : NOT_ONE_LIST_REQUEST
 }
 
-function alertAction(
-  allowed: readonly string[],
-  check: (o: Readonly<Record<string, unknown>>) => Problem,
-): (args: readonly unknown[]) => Problem {
+/** The arguments of an alert action: the account id, then the request `check` accepts. */
+function alertAction(check: Check): (args: readonly unknown[]) => Problem {
   return (args) => {
     if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
     if (!isAccountId(args[0])) return 'accountId must be a non-empty string'
-    const r = args[1]
-    if (!isRecord(r)) return 'the request must be an object'
-    const extra = unknownKeys(r, ['projectId', 'iid', ...allowed])
-    if (extra !== null) return extra
-    if (!isId(r.projectId)) return 'projectId must be a positive integer'
-    if (!isId(r.iid)) return 'iid must be a positive integer'
-    return check(r)
+    return check(args[1])
   }
 }
-
-const updateStatusArgs = alertAction(['status'], (r) =>
-  typeof r.status === 'string' && (ALERT_STATUSES as readonly string[]).includes(r.status)
-    ? null
-    : `status must be one of ${ALERT_STATUSES.join(', ')}`,
-)
-
-const assignArgs = alertAction(['assigneeUsernames'], (r) => {
-  const names = r.assigneeUsernames
-  if (!Array.isArray(names) || names.length > 100) return 'assigneeUsernames must be a list of usernames'
-  return names.every((n) => typeof n === 'string' && /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,254}$/.test(n))
-    ? null
-    : 'assigneeUsernames must be a list of usernames'
-})
 
 /** The validators of the notify channels, spread into request-validators.ts. */
 export const notifyValidators = {
   'notify:summary': noArgs,
   'notify:check': optionalAccountArgs,
   'notify:list-alerts': listAlertsArgs,
-  'alerts:update-status': updateStatusArgs,
-  'alerts:assign': assignArgs,
+  'alerts:update-status': alertAction(schemaCheck(AlertStatusRequest, sentences)),
+  'alerts:assign': alertAction(schemaCheck(AlertAssignRequest, sentences)),
 } as const
 
 /**

@@ -1,7 +1,7 @@
 import type { Commit, Diff, TreeEntry } from '../api/repository'
 import { Type, type Static, type TInteger, type TString } from 'typebox'
 import { Entity } from '../api/common'
-import { Explained, schemaCheck, type Check } from './schema-check'
+import { Explained, PositiveInteger, schemaCheck, type Check } from './schema-check'
 import { isAccountId } from './account-id'
 
 /**
@@ -195,8 +195,7 @@ export interface RepoCompare extends RepoReadOrigin {
   readonly overflow: boolean
 }
 
-const PositiveInteger = (): TInteger => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
-const ProjectId = (): TInteger => Explained(PositiveInteger(), 'expected a project id (a positive integer)')
+const ProjectId = (): TInteger => Explained(PositiveInteger, 'expected a project id (a positive integer)')
 const Ref = (): TString => Explained(Type.String(), refProblem)
 /** A directory (`''` is the root) or file path inside the repository. */
 const DirPath = (): TString => Explained(Type.String(), (v) => repoPathProblem(v, true))
@@ -235,7 +234,7 @@ export type RepoCommitRequest = Static<typeof RepoCommitRequest>
 /** `repos:merge-request-changes`: a merge request of the project, by iid. */
 export const RepoMergeRequestChangesRequest = Entity({
   projectId: ProjectId(),
-  iid: Explained(PositiveInteger(), 'expected an iid'),
+  iid: Explained(PositiveInteger, 'expected an iid'),
 })
 export type RepoMergeRequestChangesRequest = Static<typeof RepoMergeRequestChangesRequest>
 

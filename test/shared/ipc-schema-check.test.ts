@@ -1,0 +1,73 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { Entity } from '../../src/shared/api/common'
+import { AccountId, Explained, PositiveInteger, schemaCheck } from '../../src/shared/ipc/schema-check'
+
+/**
+ * How schema checks word their refusals (src/shared/ipc/schema-check.ts): the `sentence` style the
+ * notify, preferences and account channels answer in, explanations per keyword and inside a value,
+ * refinements with their own message, and a union told about the branch it came closest to.
+ */
+describe('schema checks in sentences', () => {
+  const Filter = Explained(
+    Entity({
+      id: Explained(Type.String({ minLength: 1 }), 'must be a non-empty string'),
+      paths: Explained(Type.Array(Type.String({ minLength: 1 })), 'must be a list of file paths'),
+    }),
+    { type: 'must be an object {id, paths}' },
+  )
+  const Settings = Entity({
+    accountId: AccountId,
+    filters: Type.Optional(
+      Type.Refine(
+        Explained(Type.Array(Filter, { maxItems: 2 }), { type: 'must be a list', maxItems: 'holds at most 2 filters' }),
+        (filters) => new Set(filters.map((f) => f.id)).size === filters.length,
+        () => 'ids must be unique',
+      ),
+    ),
+    muted: Type.Optional(Type.Record(Type.String(), Explained(Type.Array(Type.Integer()), 'must be a list of ids'))),
+  })
+  const check = schemaCheck(Settings, { style: 'sentence' })
+  const filter = (id: string) => ({ id, paths: ['a.ts'] })
+
+  it.each([
+    [{ accountId: 'a', x: 1, y: 2 }, 'unknown field(s): x, y'],
+    [{ accountId: 'a', filters: [{ ...filter('f'), colour: 'red' }] }, 'filters[0]: unknown field(s): colour'],
+    [{}, 'accountId must be a non-empty string'],
+    [{ accountId: '' }, 'accountId must be a non-empty string'],
+    [{ accountId: 'a', filters: {} }, 'filters must be a list'],
+    [{ accountId: 'a', filters: [filter('1'), filter('2'), filter('3')] }, 'filters holds at most 2 filters'],
+    [{ accountId: 'a', filters: [filter('1'), filter('1')] }, 'filters ids must be unique'],
+    [{ accountId: 'a', filters: [3] }, 'filters[0] must be an object {id, paths}'],
+    [{ accountId: 'a', filters: [{ id: '', paths: [] }] }, 'filters[0].id must be a non-empty string'],
+    [{ accountId: 'a', filters: [{ id: 'f', paths: [''] }] }, 'filters[0].paths must be a list of file paths'],
+    [{ accountId: 'a', muted: { acc: ['x'] } }, 'muted[acc] must be a list of ids'],
+    ['text', 'expected an object'],
+  ])('refuses %j: %s', (value, message) => {
+    expect(check(value)).toBe(message)
+  })
+
+  it('accepts a value the schema describes', () => {
+    expect(check({ accountId: 'a', filters: [filter('1'), filter('2')], muted: { acc: [1] } })).toBeNull()
+  })
+
+  it("describes a union at the root by the branch it came closest to, with that branch's explanations", () => {
+    const SignIn = Type.Union([
+      Entity({ url: Type.String(), token: Explained(Type.String({ minLength: 1 }), 'must be a non-empty string') }),
+      Entity({ url: Type.String(), username: Type.String(), password: Type.String() }),
+    ])
+    const signIn = schemaCheck(SignIn, { style: 'sentence' })
+    expect(signIn({ url: 'u', token: '' })).toBe('token must be a non-empty string')
+    expect(signIn({ url: 'u', username: 'ada' })).toBe('password is missing')
+    expect(signIn({ url: 'u', token: 't', password: 'p' })).toBe('unknown field(s): password')
+    expect(signIn({ url: 'u', token: 't' })).toBeNull()
+  })
+
+  it('explains a copy: the explained schema is left as it was', () => {
+    const Id = Entity({ id: PositiveInteger })
+    const ExplainedId = Entity({ id: Explained(PositiveInteger, 'must be a positive integer') })
+    expect(schemaCheck(ExplainedId, { style: 'sentence' })({ id: 0 })).toBe('id must be a positive integer')
+    expect(schemaCheck(Id, { style: 'sentence' })({ id: 0 })).toBe('id is invalid')
+    expect(schemaCheck(Id)({ id: 0 })).toBe('invalid id')
+  })
+})
