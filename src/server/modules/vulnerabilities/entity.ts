@@ -1,19 +1,7 @@
 import type { ProjectWithNamespaceRow } from '../../platform/db/platform-queries'
-import type { ProjectRef } from '../../../shared/api/project'
+import { projectRef } from '../projects'
 import type { Finding, Vulnerability, VulnerabilityFinding } from '../../../shared/api/security'
 import type { FindingRow, IdentifierRow, ScannerRow, VulnerabilityRow } from './queries'
-
-function projectRef(p: ProjectWithNamespaceRow): ProjectRef {
-  return {
-    id: p.id,
-    name: p.name,
-    name_with_namespace: `${p.ns_full_name} / ${p.name}`,
-    path: p.path,
-    path_with_namespace: `${p.ns_full_path}/${p.path}`,
-    description: p.description,
-    created_at: p.created_at,
-  }
-}
 
 /** The finding as a vulnerability embeds it (GitLab's Vulnerabilities::Finding attributes). */
 function embeddedFinding(f: FindingRow): VulnerabilityFinding {
