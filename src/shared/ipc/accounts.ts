@@ -4,9 +4,50 @@ import type { ArgsValidator } from './contract'
 import { Explained, schemaCheck } from './schema-check'
 
 /**
- * The request of `accounts:add` (contract.ts re-exports its type): a TypeBox schema, apart from
+ * The accounts' shapes as TypeBox schemas (contract.ts re-exports their types): an account as main
+ * keeps it (the check of accounts.json's entries) and the request of `accounts:add`. Apart from
  * contract.ts so that the preload, which bundles the contract's channel names, does not bundle typebox.
  */
+
+/** Why an account must be signed in again, and since when (ISO 8601). */
+export const SignInRequired = Type.Object({ reason: Type.String(), since: Type.String() })
+export type SignInRequired = Static<typeof SignInRequired>
+
+/**
+ * An account on a forge instance, as main keeps it and the renderer sees it. Never a secret:
+ * tokens stay in the keychain (core/accounts), and no IPC result carries one. Other fields are
+ * allowed (and left out when stored, see core/accounts/account-store.ts metadataOnly).
+ */
+export const Account = Type.Object({
+  /** Local id (a UUID, also the keychain entry name), or `local` (LOCAL_ACCOUNT_ID). */
+  id: Type.String(),
+  /**
+   * `local`: root on the Burrow Server that `npm start` runs. The launcher gives its base URL
+   * (the port may change) and token (new each launch, held in memory only) every launch, and
+   * the stable id keeps its cache, sync cursors and outbox across launches. Absent for accounts
+   * the user signed in to.
+   */
+  kind: Type.Optional(Type.Literal('local')),
+  /** The instance, without a trailing slash (`https://gitlab.example.com`). */
+  baseUrl: Type.String(),
+  username: Type.String(),
+  /** The user's id on that instance. */
+  userId: Type.Number(),
+  name: Type.String(),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  /** `pat`: personal access token; `oauth`: signed in with username and password (OAuth password grant). */
+  authKind: Type.Enum(['pat', 'oauth']),
+  /** ISO 8601. */
+  addedAt: Type.String(),
+  /** A PEM file with the CA of a self-managed instance, trusted for this account only. */
+  caFile: Type.Optional(Type.String()),
+  /**
+   * The server refused the saved credential (a 401 the OAuth refresh did not fix): the account
+   * sends nothing until `accounts:verify` finds it working again or `accounts:add` replaces it.
+   */
+  signInRequired: Type.Optional(SignInRequired),
+})
+export type Account = Static<typeof Account>
 
 /** An http(s) URL without a username or password in it. */
 function isHttpUrl(value: unknown): boolean {

@@ -6,7 +6,7 @@
  * browser mode) carry exactly these maps, validated at the boundary (request-validators.ts).
  */
 
-import type { AddAccountRequest } from './accounts'
+import type { Account, AddAccountRequest } from './accounts'
 import type { ApiRequests } from './api'
 import type { AvatarsRequests } from './avatars'
 import type { CacheEvents, CacheRequests } from './cache'
@@ -50,45 +50,8 @@ export interface ServerStatus {
 /** The id of the account on the local Burrow Server that `npm start` runs (`kind: 'local'`). */
 export const LOCAL_ACCOUNT_ID = 'local'
 
-/**
- * An account on a forge instance, as main keeps it and the renderer sees it. Never a secret:
- * tokens stay in the keychain (core/accounts), and no IPC result carries one.
- */
-export interface Account {
-  /** Local id (a UUID, also the keychain entry name), or `local` (LOCAL_ACCOUNT_ID). */
-  readonly id: string
-  /**
-   * `local`: root on the Burrow Server that `npm start` runs. The launcher gives its base URL
-   * (the port may change) and token (new each launch, held in memory only) every launch, and
-   * the stable id keeps its cache, sync cursors and outbox across launches. Absent for accounts
-   * the user signed in to.
-   */
-  readonly kind?: 'local'
-  /** The instance, without a trailing slash (`https://gitlab.example.com`). */
-  readonly baseUrl: string
-  readonly username: string
-  /** The user's id on that instance. */
-  readonly userId: number
-  readonly name: string
-  readonly avatarUrl: string | null
-  /** `pat`: personal access token; `oauth`: signed in with username and password (OAuth password grant). */
-  readonly authKind: 'pat' | 'oauth'
-  /** ISO 8601. */
-  readonly addedAt: string
-  /** A PEM file with the CA of a self-managed instance, trusted for this account only. */
-  readonly caFile?: string
-  /**
-   * The server refused the saved credential (a 401 the OAuth refresh did not fix): the account
-   * sends nothing until `accounts:verify` finds it working again or `accounts:add` replaces it.
-   */
-  readonly signInRequired?: SignInRequired
-}
-
-/** Why an account must be signed in again, and since when (ISO 8601). */
-export interface SignInRequired {
-  readonly reason: string
-  readonly since: string
-}
+/** An account on a forge instance, and why it must sign in again: see accounts.ts. */
+export type { Account, SignInRequired } from './accounts'
 
 /** `accounts:add` with a personal access token, or with a username and password (OAuth): see accounts.ts. */
 export type { AddAccountRequest } from './accounts'

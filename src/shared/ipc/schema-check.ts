@@ -3,7 +3,7 @@
  * both its TypeScript type (`Static`) and its check come from it. Messages stay the readable ones
  * the hand-written checks gave, in one of two styles (CheckOptions).
  */
-import { Type, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
 import { isRecord } from '../json'
@@ -33,12 +33,23 @@ export interface CheckOptions {
  */
 export function schemaCheck(schema: TSchema, options: string | CheckOptions = {}): Check {
   const { message, style = 'path' } = typeof options === 'string' ? { message: options } : options
-  let validator: Validator | undefined
+  const validator = compiledOnUse(schema)
   return (value) => {
-    validator ??= Compile(schema)
-    if (validator.Check(value)) return null
-    return message ?? describeError(schema, value, validator.Errors(value), style)
+    if (validator().Check(value)) return null
+    return message ?? describeError(schema, value, validator().Errors(value), style)
   }
+}
+
+/** A type guard of `schema` (stored data read back), compiled at its first use like schemaCheck. */
+export function schemaGuard<T extends TSchema>(schema: T): (value: unknown) => value is Static<T> {
+  const validator = compiledOnUse(schema)
+  return (value): value is Static<T> => validator().Check(value)
+}
+
+/** The validator of `schema`, compiled at the first call. */
+function compiledOnUse(schema: TSchema): () => Validator {
+  let validator: Validator | undefined
+  return () => (validator ??= Compile(schema))
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import type { Account, SignInRequired } from '../../../shared/ipc/contract'
+import { Account } from '../../../shared/ipc/accounts'
+import { schemaGuard } from '../../../shared/ipc/schema-check'
 import { SerialQueue, writeFileAtomic } from './atomic-file'
 
 interface AccountsFile {
@@ -9,29 +10,8 @@ interface AccountsFile {
   readonly localRemoved?: true
 }
 
-function isAccount(value: unknown): value is Account {
-  if (value === null || typeof value !== 'object') return false
-  const a = value as Record<string, unknown>
-  return (
-    typeof a.id === 'string' &&
-    typeof a.baseUrl === 'string' &&
-    typeof a.username === 'string' &&
-    typeof a.userId === 'number' &&
-    typeof a.name === 'string' &&
-    (a.avatarUrl === null || typeof a.avatarUrl === 'string') &&
-    (a.authKind === 'pat' || a.authKind === 'oauth') &&
-    typeof a.addedAt === 'string' &&
-    (a.caFile === undefined || typeof a.caFile === 'string') &&
-    (a.kind === undefined || a.kind === 'local') &&
-    (a.signInRequired === undefined || isSignInRequired(a.signInRequired))
-  )
-}
-
-function isSignInRequired(value: unknown): value is SignInRequired {
-  if (value === null || typeof value !== 'object') return false
-  const s = value as Record<string, unknown>
-  return typeof s.reason === 'string' && typeof s.since === 'string'
-}
+/** An entry of accounts.json that is an Account (other fields are allowed, and dropped by metadataOnly). */
+const isAccount = schemaGuard(Account)
 
 /** Only the metadata fields, whatever else an object carries: what may be written to disk. */
 export function metadataOnly(a: Account): Account {

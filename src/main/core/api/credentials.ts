@@ -1,21 +1,24 @@
+import { Type, type Static } from 'typebox'
 import type { OAuthTokenResponse } from '../../../shared/api/errors'
+import { schemaGuard } from '../../../shared/ipc/schema-check'
 import { UnauthorizedError, apiErrorFor, toNetworkError } from './errors'
 
 /** A personal (or project) access token, sent as `PRIVATE-TOKEN`. */
-export interface PatCredential {
-  readonly kind: 'pat'
-  readonly token: string
-}
+export const PatCredential = Type.Object({ kind: Type.Literal('pat'), token: Type.String({ minLength: 1 }) })
+export type PatCredential = Static<typeof PatCredential>
 
 /** An OAuth2 token pair, sent as `Authorization: Bearer`; `expiresAt` in epoch milliseconds. */
-export interface OAuthCredential {
-  readonly kind: 'oauth'
-  readonly accessToken: string
-  readonly refreshToken: string
-  readonly expiresAt: number
-}
+export const OAuthCredential = Type.Object({
+  kind: Type.Literal('oauth'),
+  accessToken: Type.String(),
+  refreshToken: Type.String(),
+  expiresAt: Type.Number(),
+})
+export type OAuthCredential = Static<typeof OAuthCredential>
 
-export type Credential = PatCredential | OAuthCredential
+/** What the keychain keeps of a sign-in (as JSON). */
+export const Credential = Type.Union([PatCredential, OAuthCredential])
+export type Credential = Static<typeof Credential>
 
 /** Refresh this long before the announced expiry, so a request does not race the clock. */
 export const EXPIRY_SKEW_MS = 30_000
@@ -32,17 +35,7 @@ export function authHeaders(credential: Credential): Record<string, string> {
 }
 
 /** Checks that an untrusted value (a parsed keychain entry) is a Credential. */
-export function isCredential(value: unknown): value is Credential {
-  if (value === null || typeof value !== 'object') return false
-  const v = value as Record<string, unknown>
-  if (v.kind === 'pat') return typeof v.token === 'string' && v.token.length > 0
-  return (
-    v.kind === 'oauth' &&
-    typeof v.accessToken === 'string' &&
-    typeof v.refreshToken === 'string' &&
-    typeof v.expiresAt === 'number'
-  )
-}
+export const isCredential = schemaGuard(Credential)
 
 export interface TokenRequestOptions {
   readonly fetch: typeof fetch
