@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Gitlab } from '@gitbeaker/rest'
 import { buildApp } from '../../src/server/app'
 import { AccessLevel } from '../../src/server/platform/auth/access'
 import {
@@ -19,7 +20,15 @@ import {
   storageMovesIdle,
 } from '../../src/server/modules/storage-moves/service'
 import { seedGroup, seedMember } from '../helpers/fixtures'
-import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
+import {
+  makeServer,
+  ROOT_TOKEN,
+  seedUser,
+  startServer,
+  type ListeningServer,
+  type SeededUser,
+  type TestServer,
+} from '../helpers/server'
 
 const API = '/api/v4'
 const STORAGES = ['default', 'fast-ssd']
@@ -660,5 +669,42 @@ describe('repository storage moves across a restart', () => {
       await second.close()
       ;(await import('node:fs')).rmSync(dataDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('repository storage moves over the wire', () => {
+  let s: ListeningServer
+
+  beforeAll(async () => {
+    s = await startServer({ storages: STORAGES })
+  })
+  afterAll(async () => {
+    await s.close()
+  })
+
+  it('@gitbeaker/rest schedules a project move, a bulk move naming its source storage only, and reads them', async () => {
+    const api = new Gitlab({ host: s.url, token: ROOT_TOKEN })
+    const project = await api.Projects.create({ name: 'wired', initializeWithReadme: true })
+    const move = await api.ProjectRepositoryStorageMoves.schedule('default', {
+      projectId: project.id,
+      destinationStorageName: 'fast-ssd',
+    })
+    expect(move).toMatchObject({
+      state: 'scheduled',
+      source_storage_name: 'default',
+      destination_storage_name: 'fast-ssd',
+      error_message: null,
+      project: { id: project.id, path_with_namespace: project.path_with_namespace },
+    })
+    await storageMovesIdle(s.app.burrow)
+    expect((await api.ProjectRepositoryStorageMoves.show(move.id, { projectId: project.id })).state).toBe('finished')
+    // gitbeaker's bulk schedule sends the source storage alone: GitLab picks each destination.
+    expect(await api.ProjectRepositoryStorageMoves.schedule('fast-ssd')).toEqual({ message: '202 Accepted' })
+    await storageMovesIdle(s.app.burrow)
+    const moves = await api.ProjectRepositoryStorageMoves.all()
+    expect(moves.map((m) => [m.state, m.source_storage_name, m.destination_storage_name])).toEqual([
+      ['finished', 'fast-ssd', 'default'],
+      ['finished', 'default', 'fast-ssd'],
+    ])
   })
 })
