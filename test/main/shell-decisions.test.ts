@@ -91,6 +91,7 @@ describe('window state', () => {
       '{',
       '{"bounds":{"x":1},"maximized":false}',
       '{"bounds":{"x":1,"y":2,"width":3,"height":4},"maximized":"yes"}',
+      '{"bounds":{"x":1e999,"y":2,"width":3,"height":4},"maximized":false}',
       'null',
     ]) {
       writeFileSync(file, text)

@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { Type, type Static } from 'typebox'
+import { schemaGuard } from '../../../shared/ipc/schema-check'
 
 /*
  * The main window's size, position and maximized state, kept across launches in
@@ -7,18 +9,16 @@ import { dirname } from 'node:path'
  * monitor unplugged) is dropped, so the window never opens off screen.
  */
 
-export interface Rect {
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly height: number
-}
+/** A rectangle on the screen, in finite numbers (TypeBox's Number refuses NaN and Infinity). */
+export const Rect = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() })
+export type Rect = Static<typeof Rect>
 
-export interface WindowState {
+export const WindowState = Type.Object({
   /** The window's bounds when not maximized (Electron's getNormalBounds). */
-  readonly bounds: Rect
-  readonly maximized: boolean
-}
+  bounds: Rect,
+  maximized: Type.Boolean(),
+})
+export type WindowState = Static<typeof WindowState>
 
 /** What to open the window with: no x/y means "centred by the OS". */
 export interface WindowPlacement {
@@ -34,21 +34,13 @@ export const MIN_SIZE = { width: 640, height: 480 } as const
 /** How much of the title bar must be on a display for a saved position to be kept. */
 const VISIBLE_EDGE = { width: 100, height: 40 } as const
 
-function isRect(value: unknown): value is Rect {
-  const r = value as Partial<Rect> | null
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    [r.x, r.y, r.width, r.height].every((n) => typeof n === 'number' && Number.isFinite(n))
-  )
-}
+const isWindowState = schemaGuard(WindowState)
 
 /** The saved state, or null when there is none or it is not one (a hand-edited or truncated file). */
 export function readWindowState(file: string): WindowState | null {
   try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as Partial<WindowState> | null
-    if (!isRect(state?.bounds) || typeof state.maximized !== 'boolean') return null
-    return { bounds: state.bounds, maximized: state.maximized }
+    const state: unknown = JSON.parse(readFileSync(file, 'utf8'))
+    return isWindowState(state) ? { bounds: state.bounds, maximized: state.maximized } : null
   } catch {
     return null
   }
