@@ -151,6 +151,8 @@ describe('api:send and the URL cache', () => {
       ] as const) {
         const refused = await refusedGet(path, query)
         expect(refused, path).toMatchObject({ code: 'offline', details: { read: 'not-saved' } })
+        // Shown to the user as it is: no API path in it.
+        expect(refused.message, path).not.toContain('/projects')
       }
       expect(await get(`/projects/${projectId}`)).toMatchObject({
         stale: true,

@@ -12,7 +12,8 @@ export interface CachedQuery<T> {
 /**
  * Runs a cache query now, again whenever `key` changes, and again when the cache changes one of
  * `kinds` of one of `accounts()` (`useCacheChangesStore` says when). The last answer stays on screen while the next
- * one loads; answers that arrive out of order are dropped.
+ * one loads; answers that arrive out of order are dropped. When the load for a new key fails, the old key's answer
+ * goes: a page moved to another item shows the error alone, not beside the item it came from.
  */
 export function useCachedQuery<T>(
   key: WatchSource<unknown>,
@@ -25,6 +26,8 @@ export function useCachedQuery<T>(
   const error = shallowRef<ReadableError | null>(null)
   const loading = shallowRef(false)
   let generation = 0
+  // `data` answers an earlier key (kept on screen while the current one loads).
+  let dataOfEarlierKey = false
 
   async function reload(): Promise<void> {
     const mine = ++generation
@@ -33,15 +36,25 @@ export function useCachedQuery<T>(
       const result = await load()
       if (mine !== generation) return
       data.value = result
+      dataOfEarlierKey = false
       error.value = null
     } catch (e) {
-      if (mine === generation) error.value = toReadableError(e)
+      if (mine !== generation) return
+      error.value = toReadableError(e)
+      if (dataOfEarlierKey) data.value = null
     } finally {
       if (mine === generation) loading.value = false
     }
   }
 
   onScopeDispose(changes.watchCache(accounts, kinds, () => void reload()))
-  watch(key, () => void reload(), { immediate: true, deep: true })
+  watch(
+    key,
+    () => {
+      dataOfEarlierKey = data.value !== null
+      void reload()
+    },
+    { immediate: true, deep: true },
+  )
   return { data, error, loading, reload }
 }

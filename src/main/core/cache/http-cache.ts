@@ -94,7 +94,7 @@ export class CachedGet {
         'SELECT status, etag, headers, body, fetched_at, secrets_stripped FROM http_cache WHERE acct = ? AND url = ?',
       )
       .get(acct, url) as StoredResponse | undefined
-    if (!options.online) return this.fromStore(stored, path)
+    if (!options.online) return this.fromStore(stored)
     const wholeKey = `${acct} ${url}`
     const current = stored === undefined ? undefined : this.currentBody(stored, this.whole.get(wholeKey))
     let response
@@ -105,9 +105,9 @@ export class CachedGet {
         ifNoneMatch: current === undefined ? undefined : (stored?.etag ?? undefined),
       })
     } catch (error) {
-      if (error instanceof NetworkError) return this.fromStore(stored, path)
+      if (error instanceof NetworkError) return this.fromStore(stored)
       // The account's requests are held (a sign-in to renew, a Retry-After): the saved copy, else why not.
-      if (isAccountHeld(error) && stored !== undefined) return this.fromStore(stored, path)
+      if (isAccountHeld(error) && stored !== undefined) return this.fromStore(stored)
       throw error
     }
     const now = new Date().toISOString()
@@ -213,7 +213,7 @@ export class CachedGet {
         'SELECT status, etag, headers, body, fetched_at, secrets_stripped FROM http_cache WHERE acct = ? AND url = ?',
       )
       .get(acct, this.key(client, path, query)) as StoredResponse | undefined
-    return stored === undefined ? null : this.fromStore(stored, path)
+    return stored === undefined ? null : this.fromStore(stored)
   }
 
   /** When the answer for this GET was last saved (fetched or revalidated), or null when none is. */
@@ -228,10 +228,11 @@ export class CachedGet {
     )
   }
 
-  private fromStore(stored: StoredResponse | undefined, path: string): CachedGetResult {
+  private fromStore(stored: StoredResponse | undefined): CachedGetResult {
+    // The message is shown as it is: an API path (`/projects/1/merge_requests/26/changes`) means nothing to a reader.
     if (stored === undefined)
       throw new OfflineError(
-        `Offline, and no copy of ${path} is saved on this device: it was never fetched, or a change made since outdated it.`,
+        'Offline, and no copy of this is saved on this device: it was never fetched, or a change made since outdated it.',
       )
     return {
       body: stored.body === null ? null : JSON.parse(stored.body),
