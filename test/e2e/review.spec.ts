@@ -104,6 +104,9 @@ test('Changes: a tree of the files with their counts, Viewed boxes kept across a
   await expect(tree).toHaveCount(paths.length)
   await expect(page.getByTestId('review-viewed-count')).toHaveText(`0 of ${paths.length} viewed`)
   await expect(page.locator('.review-row--line').first()).toBeVisible()
+  // A file's header shows its added lines (once hidden with the line's + button, which shared its class).
+  await expect(page.getByTestId('review-file-additions').first()).toHaveText(/^\+\d+$/)
+  await expect(page.getByTestId('review-file-additions').first()).toHaveCSS('opacity', '1')
   // Lines are coloured by the highlighting worker (lib/diff-highlighter.ts), which the page's CSP lets run.
   await highlighter
   await expect(page.locator('.review-row--line .burrow-hl [class^="hljs-"]').first()).toBeVisible()

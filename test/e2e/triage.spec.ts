@@ -807,6 +807,10 @@ test('search shows 50 hits at first and more on demand', async ({ page }) => {
   await page.getByTestId('search-input').locator('input').fill('the')
   await expect(page.getByTestId('search-hit')).toHaveCount(50)
   await expect(page.getByTestId('search-total')).toContainText('showing 50')
+  // States as GitLab labels them, not the API's values.
+  const states = await page.getByTestId('search-hit-state').allTextContents()
+  expect(states.length).toBe(50)
+  expect(states.filter((s) => !['Open', 'Closed', 'Merged', 'Locked'].includes(s))).toEqual([])
   await page.getByTestId('search-more').click()
   await expect.poll(async () => page.getByTestId('search-hit').count()).toBeGreaterThan(50)
 })

@@ -215,6 +215,26 @@ export function withAccount<K extends CachedKind, T>(
   return cached.blocked === true ? { ...row, blocked: true } : row
 }
 
+/** The tag types a state is shown with (naive-ui's NTag `type`). */
+export type StateTagType = 'success' | 'info' | 'default' | 'warning'
+
+const STATE_TAGS: Readonly<Record<string, readonly [StateTagType, string]>> = {
+  opened: ['success', 'Open'],
+  // A milestone's open state.
+  active: ['success', 'Open'],
+  merged: ['info', 'Merged'],
+  closed: ['default', 'Closed'],
+  locked: ['warning', 'Locked'],
+}
+
+/**
+ * How an issue's, merge request's, epic's or milestone's state reads on screen (`opened` is
+ * "Open", as GitLab labels it) and the tag type it is shown with; an unknown state reads as it is.
+ */
+export function stateTag(state: string): readonly [StateTagType, string] {
+  return STATE_TAGS[state] ?? ['default', state]
+}
+
 /** `#12` / `!3`, the way GitLab writes a reference inside its own project. */
 export function shortReference(
   kind: 'issue' | 'merge_request',

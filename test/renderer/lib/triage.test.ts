@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { dateSpan, flattenEpicTree, formatDateRange } from '../../../src/renderer/lib/epic-tree'
 import { DEFAULT_ISSUE_FILTER, toCacheIssueParams } from '../../../src/renderer/lib/issue-filter'
-import { formatDuration, type AccountItem, type Epic } from '../../../src/renderer/lib/items'
+import { formatDuration, stateTag, type AccountItem, type Epic } from '../../../src/renderer/lib/items'
 import {
   DEFAULT_MR_FILTER,
   parseMergeRequestFilter,
@@ -159,6 +159,17 @@ describe('outbox wording', () => {
     expect(formatField('milestone_id', null)).toBe('none')
     expect(formatField('time_estimate', 8 * 3600)).toBe('1d')
     expect(formatDuration(-1800)).toBe('-30m')
+  })
+})
+
+describe('stateTag', () => {
+  it('reads states as GitLab labels them, never the API value (search hits, a milestone’s merge requests)', () => {
+    expect(stateTag('opened')).toEqual(['success', 'Open'])
+    expect(stateTag('active')).toEqual(['success', 'Open'])
+    expect(stateTag('merged')).toEqual(['info', 'Merged'])
+    expect(stateTag('closed')).toEqual(['default', 'Closed'])
+    expect(stateTag('locked')).toEqual(['warning', 'Locked'])
+    expect(stateTag('archived')).toEqual(['default', 'archived'])
   })
 })
 
