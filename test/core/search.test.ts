@@ -301,6 +301,29 @@ describe('snippets', () => {
     expect(hit.snippet.map((p) => p.text).join('').length).toBeLessThan(200)
     cache.close()
   })
+
+  it('read as text, not as the Markdown it is written in', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    const description = [
+      '### Summary',
+      '',
+      'The **keychain** daemon `crashed`, see [the log](https://example.com/log).',
+      '',
+      '1. Open it',
+      '- [ ] check ~~twice~~ once',
+      '> quoted snake_case',
+      '```sh',
+      'run --now',
+      '```',
+    ].join('\n')
+    cache.upsert('a', 'issue', [issue(1, { title: 'Unrelated title', description })])
+    const [hit] = searchCache(cache, 'a', { query: 'keychain' }).hits
+    expect(hit.snippet.map((p) => p.text).join('')).toBe(
+      'Summary The keychain daemon crashed, see the log. 1. Open it check twice once quoted snake_case run --now',
+    )
+    expect(hit.snippet.filter((p) => p.match).map((p) => p.text)).toEqual(['keychain'])
+    cache.close()
+  })
 })
 
 describe('what a person types finds what they mean', () => {

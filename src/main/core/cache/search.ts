@@ -129,6 +129,21 @@ export function markTerms(text: string, terms: readonly Term[]): SnippetPart[] {
   return parts
 }
 
+/**
+ * A description's text as a reader sees it, for a snippet: without Markdown's heading, bullet, quote
+ * and task-box marks at line starts, bold, strike-through and code marks, or code fences; links
+ * as their text; on one line. Numbered lists keep their numbers, and single `*`/`_` stay (snake_case).
+ */
+function snippetText(markdown: string): string {
+  return markdown
+    .replace(/^\s{0,3}```.*$/gm, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(?:#{1,6}|>|[-*+])\s+(?:\[[ xX]\]\s+)?/gm, '')
+    .replace(/\*\*|__|~~|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
 /** About 160 characters of `text` around its first match, with the matches marked. */
 function excerpt(text: string, terms: readonly Term[]): SnippetPart[] {
   // Only the tokens up to the first match are looked at, however long the description.
@@ -576,8 +591,10 @@ function matchOf(
   doc: { readonly body: string | null } | undefined,
 ): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
   // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
-  const body =
+  const markdown =
     f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (doc?.body ?? '')
+  // Shown as text: `### Summary` and `**bold**` would read as the marks themselves.
+  const body = snippetText(markdown.length > 20_000 ? markdown.slice(0, 20_000) : markdown)
   // A title match shows the description below the title rather than the title twice.
   if (f.tier === TIER.title) return { matchedIn: 'title', snippet: body.trim() === '' ? [] : excerpt(body, terms) }
   return { matchedIn: f.docKind === 'note' ? 'note' : 'description', snippet: excerpt(body, terms) }
