@@ -134,7 +134,9 @@ describe('ShellHome', () => {
     )
     const wrapper = mountWith(bridge, createPinia())
     await flushPromises()
-    expect(wrapper.find('[data-testid="mode"]').text()).toBe('electron')
+    // The mode and the server's state in words, not the IPC values (`electron`, `reachable`).
+    expect(wrapper.find('[data-testid="mode"]').text()).toBe('desktop app')
+    expect(wrapper.find('.shell-home__state').text()).toBe('Reachable')
     expect(wrapper.find('[data-testid="server-version"]').text()).toBe('17.6.0')
   })
 
@@ -147,5 +149,7 @@ describe('ShellHome', () => {
     await flushPromises()
     expect(wrapper.find('[data-testid="error"]').text()).toContain('No launch secret')
     expect(wrapper.find('[data-testid="error"]').text()).toContain('unavailable')
+    // The title says what happened; the code is only the small print.
+    expect(wrapper.find('[data-testid="error"] .n-alert-body__title').text()).not.toBe('unavailable')
   })
 })

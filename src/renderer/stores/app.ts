@@ -1,10 +1,20 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { AppInfo, IpcError, ServerStatus } from '../../shared/ipc/contract'
+import type { AppInfo, AppMode, IpcError, ServerStatus } from '../../shared/ipc/contract'
 import { useBridge } from '../bridge'
 
 /** How often the status area asks about the local server; main only reports changes it has probed. */
 export const SERVER_POLL_MS = 30_000
+
+/** How the app's mode reads on screen (`electron` is the name of a library, not of the app). */
+export const MODE_LABEL: Readonly<Record<AppMode, string>> = { electron: 'desktop app', browser: 'browser' }
+
+/** How the local server's state reads on screen. */
+export const SERVER_STATE_LABEL: Readonly<Record<ServerStatus['state'], string>> = {
+  reachable: 'Reachable',
+  unreachable: 'Not answering',
+  none: 'None',
+}
 
 /** The shell's own state: which mode we run in and how the local server is doing. */
 export const useAppStore = defineStore('app', () => {
