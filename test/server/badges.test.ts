@@ -128,6 +128,30 @@ describe('badges', () => {
     expect(count()).toBe(2)
   })
 
+  it("renders a group's badges only with a project the caller may read: a private one's path stays hidden", async () => {
+    const open = seedGroup(s, { path: 'open', visibility: 'public' })
+    const hidden = seedProject(s, { namespaceId: open.id, path: 'hidden-app', visibility: 'private' })
+    const outsider = seedUser(s)
+    const member = seedUser(s)
+    seedMember(s, 'Project', hidden.id, member.user.id, AccessLevel.GUEST)
+    const link = 'https://x.example.com/%{project_path}'
+    const added = await call(ROOT_TOKEN, 'POST', groupBadges(open), { link_url: link, image_url: link })
+    expect(added.statusCode, added.body).toBe(201)
+    const seenBy = async (token: string | null): Promise<unknown> =>
+      ((await call(token, 'GET', groupBadges(open))).json() as Json[])[0]?.rendered_link_url
+
+    expect(await seenBy(member.token)).toBe('https://x.example.com/open/hidden-app')
+    expect(await seenBy(outsider.token)).toBe(link)
+    expect(await seenBy(null)).toBe(link)
+    const one = await call(outsider.token, 'GET', `${groupBadges(open)}/${String((added.json() as Json).id)}`)
+    expect(one.body).not.toContain('hidden-app')
+
+    // A public project created later renders the badge for everyone; the private one still for its member.
+    seedProject(s, { namespaceId: open.id, path: 'shown-app', visibility: 'public' })
+    expect(await seenBy(outsider.token)).toBe('https://x.example.com/open/shown-app')
+    expect(await seenBy(member.token)).toBe('https://x.example.com/open/hidden-app')
+  })
+
   it('previews a project badge for Maintainers only, signed in', async () => {
     const query = new URLSearchParams({
       link_url: 'https://x.example.com/%{default_branch}',

@@ -80,10 +80,13 @@ export function deleteBadgeRow(db: Db, id: number): void {
   db.prepare('DELETE FROM badges WHERE id = ?').run(id)
 }
 
-/** The group's first project by creation, whose values fill a group badge's placeholders. */
-export function firstProjectOfGroup(db: Db, groupId: number): ProjectWithNamespaceRow | undefined {
+/**
+ * The group's own projects by creation, read lazily: the first one the caller may read fills a
+ * group badge's placeholders.
+ */
+export function projectsOfGroupByCreation(db: Db, groupId: number): IterableIterator<ProjectWithNamespaceRow> {
   return cachedStatement(
     db,
-    `${SELECT_PROJECT_WITH_NAMESPACE} WHERE p.namespace_id = ? ORDER BY p.created_at, p.id LIMIT 1`,
-  ).get(groupId) as ProjectWithNamespaceRow | undefined
+    `${SELECT_PROJECT_WITH_NAMESPACE} WHERE p.namespace_id = ? ORDER BY p.created_at, p.id`,
+  ).iterate(groupId) as IterableIterator<ProjectWithNamespaceRow>
 }

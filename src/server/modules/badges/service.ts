@@ -10,8 +10,8 @@ import { badgeEntity, badgePreviewEntity, type RenderedUrls } from './entity'
 import { canAdminGroupBadges, canAdminProjectBadges } from './policy'
 import {
   deleteBadgeRow,
-  firstProjectOfGroup,
   insertBadge,
+  projectsOfGroupByCreation,
   updateBadgeRow,
   type BadgeFields,
   type BadgeRow,
@@ -59,11 +59,16 @@ function validated(fields: BadgeFields): BadgeFields {
 }
 
 /**
- * The project whose values fill a source's placeholders: the project itself, or a group's first
- * project by creation (none: the URLs are shown as stored, as GitLab does).
+ * The project whose values fill a source's placeholders: the project itself, or the group's first
+ * project by creation among those the caller may read (GitLab's GroupProjectsFinder for the
+ * current user), so a private project's path never shows to a non-member; none: the URLs are
+ * shown as stored, as GitLab does.
  */
 function renderingProject(caller: Caller, source: BadgeSource): ProjectWithNamespaceRow | null {
-  return source.kind === 'project' ? source.project : (firstProjectOfGroup(caller.db, source.group.id) ?? null)
+  if (source.kind === 'project') return source.project
+  for (const project of projectsOfGroupByCreation(caller.db, source.group.id))
+    if (caller.perms.canReadProject(project)) return project
+  return null
 }
 
 /** The repository's latest tag by creation date, or '' when it has none. */
