@@ -179,6 +179,23 @@ describe('preferences channels', () => {
     expect(await core.dispatch('preferences:get', [])).toEqual(answer)
   })
 
+  it('take a key given as undefined (kept by Electron IPC) as not given', async () => {
+    expect(await core.dispatch('preferences:set', [{ theme: undefined, sidebarCollapsed: true }])).toEqual({
+      ok: true,
+      result: { ...DEFAULT_PREFERENCES, sidebarCollapsed: true },
+    })
+    expect(await core.dispatch('preferences:set', [{ theme: undefined }])).toEqual({
+      ok: true,
+      result: { ...DEFAULT_PREFERENCES, sidebarCollapsed: true },
+    })
+    expect(events).toEqual([{ ...DEFAULT_PREFERENCES, sidebarCollapsed: true }])
+    await relaunch()
+    expect(await core.dispatch('preferences:get', [])).toEqual({
+      ok: true,
+      result: { ...DEFAULT_PREFERENCES, sidebarCollapsed: true },
+    })
+  })
+
   it('announce a change once with the whole set, and nothing when a value is set to what it is', async () => {
     await core.dispatch('preferences:set', [{ savedFilters: [filter('f1', 'Mine')] }])
     await core.dispatch('preferences:set', [{ savedFilters: [filter('f1', 'Mine')], theme: 'system' }])

@@ -22,9 +22,14 @@ export class PreferencesStore {
     return this.current
   }
 
-  /** Stores the given keys (already validated at the IPC boundary) and announces the result when something changed. */
+  /**
+   * Stores the given keys (already validated at the IPC boundary) and announces the result when
+   * something changed. A key given as undefined is not given (Partial's meaning; Electron's IPC
+   * keeps such keys, and the schema's optional fields let them through).
+   */
   set(changes: Partial<Preferences>): Preferences {
-    const next: Preferences = { ...this.current, ...changes }
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    const next: Preferences = { ...this.current, ...given }
     const changed = PREFERENCE_KEYS.filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.current[k]))
     if (changed.length === 0) return this.current
     const write = this.db.prepare(
