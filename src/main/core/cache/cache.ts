@@ -1,12 +1,13 @@
 import type { Statement } from 'better-sqlite3'
 import type { CacheDb } from './database'
-import { isRecord, mergePatch, num, str, type JsonObject } from './json'
+import { bool, isRecord, mergePatch, num, str, type JsonObject } from './json'
 import {
   embeddedUsers,
   itemUsers,
   KINDS,
   labelTitles,
   NOTEABLE_KINDS,
+  noteParentKind,
   type ColumnValue,
   type ItemKind,
   type NoteableKind,
@@ -771,9 +772,7 @@ export class Cache {
     effectiveText?: string,
   ): void {
     const spec = KINDS[kind]
-    const values = spec.extract(effective)
-    const vals: ColumnValue[] = [acct, id]
-    for (const c of spec.columns) vals.push(values[c] ?? null)
+    const vals: ColumnValue[] = [acct, id, ...spec.values(effective)]
     if (kind === 'note') vals.push(context.discussionId ?? null, context.position ?? 0)
     vals.push(effectiveText ?? JSON.stringify(effective))
     if (spec.patchable) vals.push(baseJson)
@@ -804,9 +803,9 @@ export class Cache {
       this.writeSearchDoc(acct, kind, id, kind, id, str(effective, 'title'), str(effective, 'description'), facets)
       if (!isNew) this.updateNoteFacets(acct, kind, id, facets)
     } else if (kind === 'note') {
-      const parentKind = values.noteable_kind as NoteableKind | null
-      const parentId = values.noteable_id as number | null
-      if (parentKind !== null && parentId !== null && values.system === 0)
+      const parentKind = noteParentKind(effective)
+      const parentId = num(effective, 'noteable_id')
+      if (parentKind !== null && parentId !== null && !bool(effective, 'system'))
         this.writeSearchDoc(
           acct,
           'note',
@@ -814,7 +813,7 @@ export class Cache {
           parentKind,
           parentId,
           null,
-          values.body as string,
+          str(effective, 'body') ?? '',
           this.facetsOf(acct, parentKind, parentId),
         )
     }
