@@ -536,4 +536,29 @@ describe('merging merge requests in real repositories', () => {
       merge_status: 'can_be_merged',
     })
   })
+
+  it('lists the merge requests a commit is in: its commits between base and head, and the commit it merged into', async () => {
+    const first = await pushBranch('two-steps', { 'step1.txt': '1\n' })
+    const second = commitFiles(work, { 'step2.txt': '2\n' }, 'Second step')
+    await sh(work, 'push', '--quiet', url, 'two-steps:refs/heads/two-steps')
+    const iid = await open('two-steps')
+    await settled(iid)
+    const ofCommit = async (sha: string, query = ''): Promise<number[]> => {
+      const res = await api(dev.token, 'GET', `/repository/commits/${sha}/merge_requests${query}`)
+      expect(res.status).toBe(200)
+      return (res.body as unknown as Json[]).map((mr) => mr.iid as number)
+    }
+    expect(await ofCommit(first)).toEqual([iid])
+    expect(await ofCommit(second)).toEqual([iid])
+    expect(await ofCommit('two-steps')).toEqual([iid])
+    const base = (await api(dev.token, 'GET', `/merge_requests/${iid}`)).body?.diff_refs as Json
+    expect(await ofCommit(base.base_sha as string)).not.toContain(iid)
+    const merged = await api(dev.token, 'PUT', `/merge_requests/${iid}/merge`)
+    expect(merged.status).toBe(200)
+    expect(await ofCommit(merged.body?.merge_commit_sha as string)).toEqual([iid])
+    expect(await ofCommit(first, '?state=merged')).toEqual([iid])
+    expect(await ofCommit(first, '?state=opened')).toEqual([])
+    const unknown = await api(dev.token, 'GET', `/repository/commits/${'0'.repeat(40)}/merge_requests`)
+    expect(unknown).toEqual({ status: 404, body: { message: '404 Commit Not Found' } })
+  })
 })

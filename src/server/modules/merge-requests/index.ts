@@ -1,4 +1,8 @@
-/** The merge requests module's public face for other modules: draft notes (a review), search, to-dos, milestones. */
+/**
+ * The merge requests module's public face for other modules: draft notes (a review), search, to-dos,
+ * milestones, the merge requests of a commit.
+ */
+export { mergeRequestsOfCommit } from './by-commit'
 export { mergeRequestNoteable } from './noteable'
 export { canReadMergeRequestsWith } from './policy'
 export {

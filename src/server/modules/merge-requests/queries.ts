@@ -731,3 +731,24 @@ export function autoMergeIdsAt(db: Db, projectId: number, branch: string, sha: s
     .all(projectId, branch, sha) as { id: number }[]
   return rows.map((r) => r.id)
 }
+
+/**
+ * The project's merge requests that may hold commit `sha`, newest first: those whose head ref
+ * contains it (`iids`), whose recorded head is it, or that it merged or squashed. The caller
+ * still drops those whose base already had it.
+ */
+export function mergeRequestsNamingCommit(
+  db: Db,
+  projectId: number,
+  sha: string,
+  iids: readonly number[],
+): MergeRequestRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM merge_requests
+       WHERE project_id = @project AND (iid IN (SELECT value FROM json_each(@iids))
+         OR head_sha = @sha OR merge_commit_sha = @sha OR squash_commit_sha = @sha)
+       ORDER BY created_at DESC, id DESC`,
+    )
+    .all({ project: projectId, iids: JSON.stringify(iids), sha }) as MergeRequestRow[]
+}

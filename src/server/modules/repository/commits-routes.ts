@@ -12,7 +12,8 @@ import { AccessLevel } from '../../platform/auth/access'
 import type { CheckedAction } from './service'
 import { commitToBranch } from './service'
 import { currentUser } from '../../platform/http/resolve'
-import { invalidParam, missingParam, notFound, paramError } from '../../platform/http/errors'
+import { forbidden, invalidParam, missingParam, notFound, paramError } from '../../platform/http/errors'
+import { canReadMergeRequestsWith, mergeRequestsOfCommit, presentMergeRequests } from '../merge-requests'
 import { pageOf, paginateArray, setPageHeaders } from '../../platform/http/pagination'
 import { defaultRef, loadCodeProject, resolveUserRef, type CodeProject } from '../../platform/http/repository'
 
@@ -43,6 +44,12 @@ const DiffQuery = Type.Object({
 })
 const RefsQuery = Type.Object({
   type: Type.Optional(Type.Enum(['branch', 'tag', 'all'], { default: 'all' })),
+  page: Type.Optional(Type.Integer()),
+  per_page: Type.Optional(Type.Integer()),
+})
+
+const CommitMergeRequestsQuery = Type.Object({
+  state: Type.Optional(Type.String()),
   page: Type.Optional(Type.Integer()),
   per_page: Type.Optional(Type.Integer()),
 })
@@ -289,15 +296,24 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  // Merge requests do not exist yet: a real commit has none, an unknown one is a 404.
   app.get(
     '/projects/:id/repository/commits/:sha/merge_requests',
-    { schema: { params: CommitParams, response: { 200: Type.Array(Api.MergeRequest) } } },
+    {
+      schema: {
+        params: CommitParams,
+        querystring: CommitMergeRequestsQuery,
+        response: { 200: Type.Array(Api.MergeRequest) },
+      },
+    },
     async (request, reply) => {
-      const { id, sha } = request.params
-      const repo = loadCodeProject(request, id)
-      await loadCommit(repo, sha)
-      return paginateArray(request, reply, app.burrow.baseUrl(request), [])
+      const repo = loadCodeProject(request, request.params.id)
+      const caller = callerOf(request)
+      if (!canReadMergeRequestsWith(caller.perms, repo.project)) throw forbidden()
+      const commit = await loadCommit(repo, request.params.sha)
+      const rows = await mergeRequestsOfCommit(caller, repo.project, commit.id, request.query.state)
+      const path = `${repo.project.ns_full_path}/${repo.project.path}`
+      const listed = presentMergeRequests(caller, rows, { relativeTo: { kind: 'project', path } })
+      return paginateArray(request, reply, caller.baseUrl, listed)
     },
   )
 }

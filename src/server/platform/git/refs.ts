@@ -1,4 +1,4 @@
-import { assertRef, git, gitText } from './git'
+import { assertRef, git, gitText, isSha } from './git'
 
 /**
  * The commit SHA a revision (branch, tag, SHA) names, or null when it names none.
@@ -54,16 +54,36 @@ export async function refsContaining(
   type: 'branch' | 'tag' | 'all',
 ): Promise<ContainingRef[]> {
   const prefixes = type === 'branch' ? ['refs/heads/'] : type === 'tag' ? ['refs/tags/'] : ['refs/heads/', 'refs/tags/']
-  const out = await gitText(
-    ['for-each-ref', '--sort=refname', `--contains=${sha}`, '--format=%(refname)', ...prefixes],
-    { gitDir },
-  )
   const refs: ContainingRef[] = []
-  for (const line of out.split('\n')) {
+  for (const line of await refNamesContaining(gitDir, sha, prefixes)) {
     if (line.startsWith('refs/heads/')) refs.push({ type: 'branch', name: line.slice('refs/heads/'.length) })
     else if (line.startsWith('refs/tags/')) refs.push({ type: 'tag', name: line.slice('refs/tags/'.length) })
   }
   return refs
+}
+
+/** The full names of the refs under `prefixes` whose commit has `sha` in its history, sorted. */
+export async function refNamesContaining(gitDir: string, sha: string, prefixes: readonly string[]): Promise<string[]> {
+  const out = await gitText(
+    ['for-each-ref', '--sort=refname', `--contains=${sha}`, '--format=%(refname)', ...prefixes],
+    { gitDir },
+  )
+  return out.split('\n').filter((line) => line !== '')
+}
+
+/**
+ * Which of `commits` have `sha` in their history (`sha` itself included), in one walk: the
+ * ancestry paths from `sha` to them hold exactly those that descend from it. Commits the
+ * repository lacks are left out.
+ */
+export async function descendantsOf(gitDir: string, sha: string, commits: readonly string[]): Promise<Set<string>> {
+  const wanted = new Set(commits.filter(isSha))
+  const found = new Set<string>(wanted.has(sha) ? [sha] : [])
+  const tips = [...wanted].filter((c) => c !== sha)
+  if (tips.length === 0) return found
+  const out = await gitText(['rev-list', '--ignore-missing', '--ancestry-path', `^${sha}`, ...tips], { gitDir })
+  for (const line of out.split('\n')) if (wanted.has(line)) found.add(line)
+  return found
 }
 
 /**
