@@ -369,6 +369,8 @@ test('a pipeline’s test report: counts by status, failed cases first with thei
     'skipped',
     'success',
   ])
+  // Each case's status in the counts' words, not the API's.
+  expect(await cases.getByTestId('test-report-case-status').allTextContents()).toEqual(['Failed', 'Skipped', 'Passed'])
   // The failed case opens with its output.
   await expect(cases.first()).toContainText('refuses a bad password')
   await expect(report.getByText('Expected 401, got 200 with a session')).toBeVisible()
