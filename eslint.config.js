@@ -35,9 +35,12 @@ const builtinsRule = restrict(NODE_BUILTINS, 'Node builtins do not belong in thi
 const electronRule = restrict(ELECTRON, 'Only src/main/index.ts and src/preload may import electron (STYLE.md §1).')
 const nodeOnlyRule = restrict(NODE_ONLY, 'Node-only packages do not belong in this layer (STYLE.md §1).')
 const domOnlyRule = restrict(DOM_ONLY, 'DOM/Vue packages belong to src/renderer only (STYLE.md §1).')
-/** The IPC argument checks are core's: the page's layers take channel names and types from contract.ts. */
+/**
+ * The IPC argument checks (and the TypeBox schemas they compile from) are core's: the page's layers
+ * take channel names from contract.ts and types from the family files.
+ */
 const checksRule = restrict(
-  ['**/shared/ipc/request-validators'],
+  ['**/shared/ipc/request-validators', '**/shared/ipc/schema-check', '**/shared/ipc/*-schema'],
   'Argument checks run in core (dispatch.ts); the preload and the renderer take channel names from contract.ts.',
 )
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueLinksPath } from '../../src/main/core/cache/issue-links'
 import { SyncService } from '../../src/main/core/sync/service'
 import { cacheHandlers } from '../../src/main/core/sync/channels'
-import { linkIssueArgs, unlinkIssueArgs } from '../../src/shared/ipc/outbox'
+import { linkIssueArgs, unlinkIssueArgs } from '../../src/shared/ipc/outbox-schema'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 
 /*

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { outboxHandlers } from '../../src/main/core/outbox/channels'
 import { OutboxError } from '../../src/main/core/outbox/outbox'
 import type { DiffPosition } from '../../src/shared/ipc/diff-position'
-import { commitCommentArgs, mergeRequestCommentArgs } from '../../src/shared/ipc/outbox'
+import { commitCommentArgs, mergeRequestCommentArgs } from '../../src/shared/ipc/outbox-schema'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 import type { ProxyMode } from '../helpers/switchable-proxy'
 

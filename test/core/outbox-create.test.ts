@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { outboxValidators, temporaryIid, type NewIssue, type NewMergeRequest } from '../../src/shared/ipc/outbox'
+import { temporaryIid, type NewIssue, type NewMergeRequest } from '../../src/shared/ipc/outbox'
+import { outboxValidators } from '../../src/shared/ipc/outbox-schema'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 
 /*

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { itemChangesProblem, mergeRequestUpdateArgs, updateArgs } from '../../src/shared/ipc/outbox'
+import { itemChangesProblem, mergeRequestUpdateArgs, updateArgs } from '../../src/shared/ipc/outbox-schema'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 
 /*

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reviewHandlers } from '../../src/main/core/outbox/review-channels'
 import { lineCode, missingDrafts, withLineCodes } from '../../src/main/core/outbox/review'
 import type { DiffPosition } from '../../src/shared/ipc/diff-position'
-import { commentArgs, mergeRequestCommentArgs } from '../../src/shared/ipc/outbox'
+import { commentArgs, mergeRequestCommentArgs } from '../../src/shared/ipc/outbox-schema'
 import { addDraftArgs, submitReviewArgs } from '../../src/shared/ipc/review'
 import { makeOutboxWorld, type Json, type OutboxWorld } from '../helpers/outbox-world'
 

@@ -129,10 +129,13 @@ describe('import boundaries (STYLE.md §1)', () => {
   it('reports the IPC argument checks imported from the preload or the renderer (core runs them)', async () => {
     const code =
       "import { requestValidators } from '../shared/ipc/request-validators'\nexport const v = requestValidators\n"
+    const schema = "import { outboxValidators } from '../shared/ipc/outbox-schema'\nexport const v = outboxValidators\n"
     for (const filePath of ['src/preload/probe.ts', 'src/renderer/probe.ts']) {
-      const errors = await boundaryErrors(filePath, code)
-      expect(errors).toHaveLength(1)
-      expect(errors[0]).toMatch(/^no-restricted-imports: .*Argument checks run in core/)
+      for (const source of [code, schema]) {
+        const errors = await boundaryErrors(filePath, source)
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(/^no-restricted-imports: .*Argument checks run in core/)
+      }
     }
     expect(await boundaryErrors('src/main/core/probe.ts', code.replace('../shared', '../../shared'))).toEqual([])
   })

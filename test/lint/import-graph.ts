@@ -22,12 +22,12 @@ function scriptOf(file: string): string {
 }
 
 /**
- * The relative specifiers a file loads when it runs: static imports and re-exports, but not
+ * The specifiers a file loads when it runs, packages too: static imports and re-exports, but not
  * `import type`/`export type` (erased), nor an import whose every name is `type` (erased too…
  * except that verbatimModuleSyntax keeps `import {} from`, a side-effect import: counted), nor a
  * dynamic `import()`, which loads later and so cannot close a cycle at load time.
  */
-export function runtimeSpecifiers(file: string): string[] {
+export function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, scriptOf(file), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
   const out: string[] = []
   for (const statement of source.statements) {
@@ -39,9 +39,14 @@ export function runtimeSpecifiers(file: string): string[] {
       if (statement.isTypeOnly || !statement.moduleSpecifier) continue
       specifier = statement.moduleSpecifier
     }
-    if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) out.push(specifier.text)
+    if (specifier && ts.isStringLiteral(specifier)) out.push(specifier.text)
   }
   return out
+}
+
+/** The relative specifiers among a file's runtime imports (runtimeImports): the repository files it loads. */
+export function runtimeSpecifiers(file: string): string[] {
+  return runtimeImports(file).filter((specifier) => specifier.startsWith('.'))
 }
 
 const CANDIDATES = ['', '.ts', '.vue', '/index.ts']
@@ -67,6 +72,18 @@ export function runtimeGraph(files: readonly string[]): Map<string, string[]> {
     graph.set(file, [...new Set(targets)])
   }
   return graph
+}
+
+/** The files `roots` load when they run, directly or through others, the roots included. */
+export function reachable(graph: ReadonlyMap<string, readonly string[]>, roots: readonly string[]): Set<string> {
+  const seen = new Set<string>()
+  const pending = [...roots]
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue
+    seen.add(file)
+    pending.push(...(graph.get(file) ?? []))
+  }
+  return seen
 }
 
 /** The graph's cycles as strongly connected components of two files or more (Tarjan), each sorted. */

@@ -71,3 +71,25 @@ describe('schema checks in sentences', () => {
     expect(schemaCheck(Id)({ id: 0 })).toBe('invalid id')
   })
 })
+
+describe('schema checks in the verbatim style', () => {
+  const Changes = Explained(
+    Entity({
+      title: Type.Optional(Explained(Type.String({ minLength: 1 }), 'title must be a non-empty string')),
+      labels: Type.Optional(Explained(Type.Array(Type.String({ pattern: '^[^,]*$' })), 'labels must have no commas')),
+    }),
+    (value) => (typeof value === 'object' && value !== null ? null : 'changes must be an object'),
+  )
+  const Update = Entity({ iid: Explained(PositiveInteger, 'iid must be a positive integer'), changes: Changes })
+  const check = schemaCheck(Update, { style: 'verbatim' })
+
+  it.each([
+    [{ iid: 1, changes: { labels: ['a,b'] } }, 'labels must have no commas'],
+    [{ iid: 1, changes: { title: 'x', zz: 1, yy: 2 } }, 'unknown field(s): zz, yy'],
+    [{ changes: {} }, 'iid must be a positive integer'],
+    [{ iid: 1 }, 'changes must be an object'],
+    [{ iid: 1, changes: 3 }, 'changes must be an object'],
+  ])('words %j as its explanation says, with no path before it: %s', (value, problem) => {
+    expect(check(value)).toBe(problem)
+  })
+})

@@ -1,6 +1,9 @@
+import { Type, type Static } from 'typebox'
+import { Entity } from '../api/common'
 import { isRecord, type JsonObject } from '../json'
 import { checkApiPath } from './api-path'
 import { isAccountId } from './account-id'
+import { Explained, schemaCheck } from './schema-check'
 
 /**
  * `api:send`, the online-only write of the generic resource panels (admin, CI/CD, operations):
@@ -13,7 +16,7 @@ import { isAccountId } from './account-id'
  * against. Offline they are refused with code `offline` and a readable reason.
  */
 
-export type ApiSendMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type ApiSendMethod = ApiSendRequest['method']
 
 /** A query parameter value: a scalar or a list of scalars (`tag_list[]=a`). */
 export type ApiQueryValue = string | number | boolean | readonly (string | number | boolean)[]
@@ -21,22 +24,6 @@ export type ApiQueryValue = string | number | boolean | readonly (string | numbe
 /** A JSON value of a request body. */
 export type ApiBodyValue =
   string | number | boolean | null | readonly ApiBodyValue[] | { readonly [key: string]: ApiBodyValue }
-
-export interface ApiSendRequest {
-  readonly method: ApiSendMethod
-  /** Relative to /api/v4, starting with `/`, already URL-encoded (`/projects/group%2Fapp/environments/3/stop`). */
-  readonly path: string
-  /** Query parameters as a plain object; never part of `path`. */
-  readonly query?: Readonly<Record<string, ApiQueryValue>>
-  /** The JSON body: an object (GitLab's endpoints take named parameters). */
-  readonly body?: { readonly [key: string]: ApiBodyValue }
-  /**
-   * Other GET paths (relative to /api/v4, any query) whose saved copies the write makes
-   * outdated besides the ones core works out from `path` — another list showing the same item
-   * (`/projects/7/runners` after `PUT /runners/3`). At most 20.
-   */
-  readonly invalidates?: readonly string[]
-}
 
 export interface ApiSendResult {
   /** The HTTP status of a successful answer (200, 201, 202, 204, 304). */
@@ -61,9 +48,9 @@ export interface ApiRequests {
 
 // ---- argument validation ---------------------------------------------------------------------
 
-const METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE']
 const MAX_BODY_CHARS = 1_000_000
 const MAX_DEPTH = 8
+const MAX_INVALIDATES = 20
 
 // A query or body is a plain object: a Date, Map or class instance is no JSON object.
 const isPlainRecord = (v: unknown): v is JsonObject => isRecord(v) && Object.getPrototypeOf(v) === Object.prototype
@@ -100,39 +87,45 @@ function checkBody(v: unknown): string | null {
   return null
 }
 
-/** Checks one `ApiSendRequest`; a message for the first problem, or null. */
-export function checkApiSendRequest(v: unknown): string | null {
-  if (!isPlainRecord(v)) return 'expected {method, path, query?, body?, invalidates?}'
-  const extra = Object.keys(v).filter((k) => !['method', 'path', 'query', 'body', 'invalidates'].includes(k))
-  if (extra.length > 0) return `unknown field ${extra[0]}`
-  if (typeof v.method !== 'string' || !METHODS.includes(v.method))
-    return 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'
-  const path = checkApiPath(v.path)
-  if (path !== null) return path
-  if (v.query !== undefined) {
-    const query = checkApiQuery(v.query)
-    if (query !== null) return query
-  }
-  if (v.body !== undefined) {
-    const body = checkBody(v.body)
-    if (body !== null) return body
-  }
-  if (v.invalidates !== undefined) {
-    if (!Array.isArray(v.invalidates) || v.invalidates.length > 20)
-      return 'invalidates must be a list of at most 20 paths'
-    for (const other of v.invalidates) {
-      const problem = checkApiPath(other)
-      if (problem !== null) return `invalidates: ${problem}`
-    }
-  }
-  return null
+function checkInvalidates(v: unknown): string | null {
+  if (!Array.isArray(v) || v.length > MAX_INVALIDATES)
+    return `invalidates must be a list of at most ${MAX_INVALIDATES} paths`
+  const problem = v.map((path) => checkApiPath(path)).find((p) => p !== null)
+  return problem === undefined ? null : `invalidates: ${problem}`
 }
+
+/**
+ * One `api:send` request. Query and body are JSON objects whose rules a schema does not say (a
+ * plain object, a depth, a size), so their checks are refinements.
+ */
+export const ApiSendRequest = Entity({
+  method: Explained(
+    Type.Enum(['POST', 'PUT', 'PATCH', 'DELETE']),
+    'method must be POST, PUT, PATCH or DELETE (reads go through api:get)',
+  ),
+  /** Relative to /api/v4, starting with `/`, already URL-encoded (`/projects/group%2Fapp/environments/3/stop`). */
+  path: Explained(Type.String(), (v) => checkApiPath(v)),
+  /** Query parameters as a plain object; never part of `path`. */
+  query: Type.Optional(Explained(Type.Unsafe<Readonly<Record<string, ApiQueryValue>>>(Type.Unknown()), checkApiQuery)),
+  /** The JSON body: an object (GitLab's endpoints take named parameters). */
+  body: Type.Optional(Explained(Type.Unsafe<{ readonly [key: string]: ApiBodyValue }>(Type.Unknown()), checkBody)),
+  /**
+   * Other GET paths (relative to /api/v4, any query) whose saved copies the write makes
+   * outdated besides the ones core works out from `path` — another list showing the same item
+   * (`/projects/7/runners` after `PUT /runners/3`). At most 20.
+   */
+  invalidates: Type.Optional(Explained(Type.Immutable(Type.Array(Type.String())), checkInvalidates)),
+})
+export type ApiSendRequest = Static<typeof ApiSendRequest>
+
+const checkApiSendRequest = schemaCheck(ApiSendRequest, { style: 'verbatim' })
 
 /** The validators of the channels above, spread into request-validators.ts. */
 export const apiValidators = {
   'api:send': (args: readonly unknown[]): string | null => {
     if (args.length !== 2) return `expected 2 arguments, got ${args.length}`
     if (!isAccountId(args[0])) return 'argument 1: expected an account id (a non-empty string)'
+    if (!isPlainRecord(args[1])) return 'argument 2: expected {method, path, query?, body?, invalidates?}'
     const problem = checkApiSendRequest(args[1])
     return problem === null ? null : `argument 2: ${problem}`
   },

@@ -1,5 +1,17 @@
-import { diffPositionProblem, type DiffPosition } from './diff-position'
-import { accountAndRequest, isDiscussionId, type ItemRef, type OutboxEntry } from './outbox'
+import { Type, type Static } from 'typebox'
+import { Entity } from '../api/common'
+import type { DiffPosition } from './diff-position'
+import type { ItemRef, OutboxEntry } from './outbox'
+import {
+  accountAndRequest,
+  Body,
+  CommitId,
+  DiscussionId,
+  Position,
+  PositiveId,
+  replyPositionRule,
+} from './outbox-schema'
+import { Explained } from './schema-check'
 
 /**
  * A pending review of a merge request (GitLab's batched review, the Draft notes API): draft
@@ -27,56 +39,41 @@ export interface ReviewDrafts {
   readonly serverRead: boolean
 }
 
-export interface AddDraftRequest extends ItemRef {
-  readonly note: string
-  readonly position?: DiffPosition
-  readonly discussionId?: string
-}
+/** A merge request by project id and iid, both positive: drafts belong to merge requests that exist (no temporary iid). */
+const mergeRequestRef = { projectId: PositiveId('projectId'), iid: PositiveId('iid') }
 
-export interface DeleteDraftRequest extends ItemRef {
-  readonly draftId: string
-}
+/** `reviews:add-draft`: a draft on a line (`position`), a reply in a thread (`discussionId`), or a general one. */
+export const AddDraftRequest = Explained(
+  Entity({
+    ...mergeRequestRef,
+    note: Body('note'),
+    position: Type.Optional(Position),
+    discussionId: Type.Optional(DiscussionId),
+  }),
+  replyPositionRule,
+)
+export type AddDraftRequest = Static<typeof AddDraftRequest>
 
-export interface SubmitReviewRequest extends ItemRef {
-  /** Also approve, at this head (the one reviewed): queued after the submission. */
-  readonly approveSha?: string
-}
-
-const isNoteText = (value: unknown): value is string =>
-  typeof value === 'string' && value.trim() !== '' && value.length <= 1_000_000
-
-/** A positive item ref (drafts belong to merge requests that exist: no temporary iid). */
-function refProblem(o: Record<string, unknown>): string | null {
-  for (const k of ['projectId', 'iid'] as const)
-    if (!(typeof o[k] === 'number' && Number.isSafeInteger(o[k]) && (o[k] as number) > 0))
-      return `${k} must be a positive integer`
-  return null
-}
-
-const ref = ['projectId', 'iid']
-
-export const draftsArgs = accountAndRequest(ref, refProblem)
-
-export const addDraftArgs = accountAndRequest([...ref, 'note', 'position', 'discussionId'], (o) => {
-  if (!isNoteText(o.note)) return 'note must be a non-empty string'
-  if (o.position !== undefined && o.discussionId !== undefined)
-    return 'a reply takes no position: it goes in its thread'
-  if (o.discussionId !== undefined && !isDiscussionId(o.discussionId))
-    return 'discussionId must be a discussion id (hexadecimal)'
-  return (o.position === undefined ? null : diffPositionProblem(o.position)) ?? refProblem(o)
+export const DeleteDraftRequest = Entity({
+  ...mergeRequestRef,
+  draftId: Explained(
+    Type.String({ pattern: '^(server|local)-[1-9]\\d{0,15}$' }),
+    'draftId must be a draft id (server-N or local-N)',
+  ),
 })
+export type DeleteDraftRequest = Static<typeof DeleteDraftRequest>
 
-export const deleteDraftArgs = accountAndRequest([...ref, 'draftId'], (o) =>
-  typeof o.draftId === 'string' && /^(server|local)-[1-9]\d{0,15}$/.test(o.draftId)
-    ? refProblem(o)
-    : 'draftId must be a draft id (server-N or local-N)',
-)
+export const SubmitReviewRequest = Entity({
+  ...mergeRequestRef,
+  /** Also approve, at this head (the one reviewed): queued after the submission. */
+  approveSha: Type.Optional(CommitId('approveSha')),
+})
+export type SubmitReviewRequest = Static<typeof SubmitReviewRequest>
 
-export const submitReviewArgs = accountAndRequest([...ref, 'approveSha'], (o) =>
-  o.approveSha === undefined || (typeof o.approveSha === 'string' && /^[0-9a-f]{7,64}$/.test(o.approveSha))
-    ? refProblem(o)
-    : 'approveSha must be a commit id',
-)
+export const draftsArgs = accountAndRequest(Entity(mergeRequestRef))
+export const addDraftArgs = accountAndRequest(AddDraftRequest)
+export const deleteDraftArgs = accountAndRequest(DeleteDraftRequest)
+export const submitReviewArgs = accountAndRequest(SubmitReviewRequest)
 
 /** The validators of the review channels, spread into request-validators.ts. */
 export const reviewValidators = {

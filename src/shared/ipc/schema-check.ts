@@ -1,7 +1,7 @@
 /**
  * IPC argument checks derived from TypeBox schemas, so a shape is declared once (the schema) and
  * both its TypeScript type (`Static`) and its check come from it. Messages stay the readable ones
- * the hand-written checks gave, in one of two styles (CheckOptions).
+ * the hand-written checks gave, in one of three styles (CheckOptions).
  */
 import { Type, type Static, type TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
@@ -22,9 +22,14 @@ export interface CheckOptions {
    * `sentence`: the field is the subject of its explanation — `savedFilters[0].name must be …`,
    * `unknown field(s): a, b` (every one), and a missing field reads as its explanation
    * (`accountId must be a non-empty string`).
+   * `verbatim`: as `sentence`, but an explanation is the whole message, naming its field itself
+   * (`labels must be …` inside `changes`), and unknown fields are listed without a path: the
+   * outbox's and the review's texts.
    */
-  readonly style?: 'path' | 'sentence'
+  readonly style?: Style
 }
+
+type Style = 'path' | 'sentence' | 'verbatim'
 
 /**
  * A check of `schema`, compiled once, at its first use: the preload and the renderer import these
@@ -97,16 +102,18 @@ function describeError(
   schema: TSchema,
   value: unknown,
   all: readonly TLocalizedValidationError[],
-  style: 'path' | 'sentence',
+  style: Style,
 ): string {
+  // What an explanation is said of: nothing in `verbatim`, whose explanations name their field.
+  const subject = (path: readonly Segment[]): readonly Segment[] => (style === 'verbatim' ? [] : path)
   const errors = closestBranch(all)
   const unknown = errors.find((e) => e.keyword === 'additionalProperties')
   if (unknown !== undefined && 'additionalProperties' in unknown.params) {
     const names = unknown.params.additionalProperties as readonly string[]
     const at = lastStep(schema, value, unknown).path
-    return style === 'sentence'
-      ? said(at, `unknown field(s): ${names.join(', ')}`, ': ')
-      : prefixed(fieldNames(at), `unknown field ${names[0]}`)
+    return style === 'path'
+      ? prefixed(fieldNames(at), `unknown field ${names[0]}`)
+      : said(subject(at), `unknown field(s): ${names.join(', ')}`, ': ')
   }
   const missing = errors.find((e) => e.keyword === 'required')
   if (missing !== undefined && 'requiredProperties' in missing.params) {
@@ -115,6 +122,7 @@ function describeError(
     if (style === 'path') return prefixed(fieldNames(at.path), `${name} is missing`)
     const field = (at.schema as { properties?: Record<string, TSchema> }).properties?.[name]
     const why = field === undefined ? null : explanationOf(field, 'required', undefined, true)
+    if (why !== null && style === 'verbatim') return why
     return said([...at.path, { name, kind: 'field' }], why ?? 'is missing')
   }
   const first = errors[0]
@@ -125,14 +133,15 @@ function describeError(
     const own = i === steps.length - 1
     const why = own && first.keyword === '~refine' ? refineMessage(first) : null
     const explained = why ?? explanationOf(at, first.keyword, checked, own)
-    if (explained !== null) return style === 'sentence' ? said(path, explained) : prefixed(fieldNames(path), explained)
+    if (explained !== null)
+      return style === 'path' ? prefixed(fieldNames(path), explained) : said(subject(path), explained)
   }
   const path = steps[steps.length - 1].path
   if (first.keyword === 'type' && 'type' in first.params && first.params.type === 'object')
-    return style === 'sentence' && path.length > 0
+    return style !== 'path' && path.length > 0
       ? said(path, 'must be an object')
       : prefixed(fieldNames(path), 'expected an object')
-  if (style === 'sentence') return said(path, 'is invalid')
+  if (style !== 'path') return said(path, 'is invalid')
   const names = fieldNames(path)
   const field = names.pop()
   return field === undefined ? 'invalid value' : prefixed(names, `invalid ${field}`)
