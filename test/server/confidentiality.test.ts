@@ -641,6 +641,28 @@ describe('confidential items in lists', () => {
         },
       )
 
+      it('a project milestone lists no issue to non-members when the issues feature is for members only', async () => {
+        const limited = seedProject(s, { namespaceId: group.id, path: 'members-tracker', visibility: 'public' })
+        const milestone = await created('admin', `/projects/${limited.id}/milestones`, { title: 'm1' })
+        await created('admin', `/projects/${limited.id}/issues`, {
+          title: 'SECRET-issue-of-a-members-only-tracker-in-a-milestone',
+          milestone_id: milestone.id,
+        })
+        const res = await call('admin', 'PUT', `/projects/${limited.id}`, { issues_access_level: 'private' })
+        expect(res.statusCode, res.body).toBe(200)
+        const url = `/projects/${limited.id}/milestones/${String(milestone.id)}/issues`
+        for (const viewer of ['anonymous', 'outsider'] as const) {
+          const list = await call(viewer, 'GET', url)
+          expect(list.body, viewer).not.toContain('SECRET-issue-of-a-members-only-tracker-in-a-milestone')
+          if (list.statusCode === 200) expect(list.headers['x-total'], viewer).toBe('0')
+        }
+        // The group's members (a Guest of the group included) still read them.
+        for (const viewer of ['guest', 'admin'] as const)
+          expect((await listing(viewer, url)).text, viewer).toContain(
+            'SECRET-issue-of-a-members-only-tracker-in-a-milestone',
+          )
+      })
+
       it.each(SIGNED_IN)('an epic lists the confidential issue to %s only if they read it', async (viewer) => {
         expectShown(viewer, await listing(viewer, `/groups/${group.id}/epics/${epicIid}/issues`), [CONFIDENTIAL_TITLE])
       })

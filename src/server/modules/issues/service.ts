@@ -786,7 +786,8 @@ export function issueParticipantIds(db: Db, issue: IssueRow, includeInternal: bo
 
 /**
  * A page of a milestone's issues: a project milestone's issues in its project, a group
- * milestone's in the readable projects of the group and its subgroups; confidential rule applied.
+ * milestone's in the readable projects of the group and its subgroups; the issues feature and
+ * the confidential rule applied.
  */
 export function milestoneIssues(
   caller: Caller,
@@ -818,7 +819,9 @@ function milestoneIssuePage(
   let reporterIds: number[]
   if (milestone.project_id !== null) {
     const project = findProjectById(db, milestone.project_id) as ProjectRow
-    projectIds = [project.id]
+    // As in the lists across projects (readableProjects): an issues feature the caller may not use
+    // (private to members, or disabled) leaves the milestone with no issues to show.
+    projectIds = canReadIssuesWith(caller.perms, project) ? [project.id] : []
     reporterIds = canAdminIssues(caller, project) ? [project.id] : []
   } else {
     ;({ ids: projectIds, reporterIds } = readableProjects(db, viewer, {
