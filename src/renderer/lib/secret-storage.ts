@@ -1,8 +1,7 @@
-import type { SecretStorageStatus } from '../../shared/ipc/secrets'
+import { PASSPHRASE_MAX, PASSPHRASE_MIN, type SecretStorageStatus } from '../../shared/ipc/secrets'
 
-/** What core's `accounts:use-encrypted-file` accepts (shared/ipc/secrets.ts checks the same). */
-export const PASSPHRASE_MIN = 8
-export const PASSPHRASE_MAX = 1024
+// What core's `accounts:use-encrypted-file` accepts, for the passphrase form.
+export { PASSPHRASE_MAX, PASSPHRASE_MIN }
 
 export type KeychainPlatform = 'mac' | 'windows' | 'linux'
 

@@ -26,10 +26,17 @@ export interface SecretsRequests {
   'accounts:use-encrypted-file': { readonly args: readonly [passphrase: string]; readonly result: SecretStorageStatus }
 }
 
+/** The length of a passphrase `accounts:use-encrypted-file` takes (the page's form says the same). */
+export const PASSPHRASE_MIN = 8
+export const PASSPHRASE_MAX = 1024
+
 export const secretsValidators: { readonly [C in keyof SecretsRequests]: ArgsValidator } = {
   'accounts:secret-storage': (args) => (args.length === 0 ? null : `expected no arguments, got ${args.length}`),
   'accounts:use-encrypted-file': (args) =>
-    args.length === 1 && typeof args[0] === 'string' && args[0].length >= 8 && args[0].length <= 1024
+    args.length === 1 &&
+    typeof args[0] === 'string' &&
+    args[0].length >= PASSPHRASE_MIN &&
+    args[0].length <= PASSPHRASE_MAX
       ? null
-      : 'expected one passphrase (a string of 8 to 1024 characters)',
+      : `expected one passphrase (a string of ${PASSPHRASE_MIN} to ${PASSPHRASE_MAX} characters)`,
 }
