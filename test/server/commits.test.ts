@@ -209,6 +209,15 @@ describe('commits API', () => {
     expect((await api(null, `/commits/${sha.c3}/refs?type=branch`)).json()).toEqual([{ type: 'branch', name: 'main' }])
   })
 
+  it("tells a commit's sequence: the commits of its history, itself included, or of its first parents", async () => {
+    expect((await api(null, `/commits/${sha.c1}/sequence`)).json()).toEqual({ count: 1 })
+    expect((await api(null, `/commits/${sha.m}/sequence`)).json()).toEqual({ count: 5 })
+    expect((await api(null, '/commits/main/sequence?first_parent=true')).json()).toEqual({ count: 4 })
+    const unknown = await api(null, '/commits/nope/sequence')
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json()).toEqual({ message: '404 Commit Not Found' })
+  })
+
   it('lists no merge requests for a commit', async () => {
     const res = await api(null, `/commits/${sha.c3}/merge_requests`)
     expect(res.statusCode).toBe(200)

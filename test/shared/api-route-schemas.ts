@@ -607,6 +607,11 @@ export const ROUTES: readonly RouteEntry[] = [
     schema: list(Api.CommitRef),
   },
   {
+    route: 'GET /projects/:id/repository/commits/:sha/sequence',
+    url: '/projects/{project}/repository/commits/{commit}/sequence',
+    schema: Api.CommitSequence,
+  },
+  {
     route: 'GET /projects/:id/repository/commits/:sha/merge_requests',
     url: '/projects/{project}/repository/commits/{commit}/merge_requests',
     schema: list(Api.MergeRequest),

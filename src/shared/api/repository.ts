@@ -81,6 +81,10 @@ export type CommitDetail = Static<typeof CommitDetail>
 export const CommitRef = Entity({ type: Type.Enum(['branch', 'tag']), name: Type.String() })
 export type CommitRef = Static<typeof CommitRef>
 
+/** `GET …/commits/:sha/sequence`: how many commits the commit's history holds, itself included. */
+export const CommitSequence = Entity({ count: Type.Integer() })
+export type CommitSequence = Static<typeof CommitSequence>
+
 /** GitLab's Diff: one file's change. `diff` can be empty when diff limits are reached. */
 export const Diff = Entity({
   diff: Type.String(),

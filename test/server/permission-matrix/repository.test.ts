@@ -144,6 +144,7 @@ const REPOSITORY_READS: readonly MatrixRow[] = [
   { method: 'GET', path: `${REPO}/commits/{sha}`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/commits/{sha}/diff`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/commits/{sha}/refs`, min: READ_CODE, fixture: standingFixture },
+  { method: 'GET', path: `${REPO}/commits/{sha}/sequence`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/commits/{sha}/merge_requests`, min: READ_CODE, fixture: standingFixture },
   { method: 'GET', path: `${REPO}/files/README.md?ref=main`, min: READ_CODE },
   { method: 'GET', path: `${REPO}/files/README.md/raw?ref=main`, min: READ_CODE },

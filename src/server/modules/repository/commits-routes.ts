@@ -48,6 +48,8 @@ const RefsQuery = Type.Object({
   per_page: Type.Optional(Type.Integer()),
 })
 
+const SequenceQuery = Type.Object({ first_parent: Type.Optional(Type.Boolean()) })
+
 const CommitMergeRequestsQuery = Type.Object({
   state: Type.Optional(Type.String()),
   page: Type.Optional(Type.Integer()),
@@ -293,6 +295,18 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
       const commit = await loadCommit(repo, sha)
       const refs = await refsContaining(repo.gitDir, commit.id, q.type ?? 'all')
       return paginateArray(request, reply, app.burrow.baseUrl(request), refs)
+    },
+  )
+
+  // GitLab's commit sequence: the commit's place in history, counting it and its ancestors.
+  app.get(
+    '/projects/:id/repository/commits/:sha/sequence',
+    { schema: { params: CommitParams, querystring: SequenceQuery, response: { 200: Api.CommitSequence } } },
+    async (request) => {
+      const repo = loadCodeProject(request, request.params.id)
+      const commit = await loadCommit(repo, request.params.sha)
+      const firstParent = request.query.first_parent === true ? ['--first-parent'] : []
+      return { count: await countCommits(repo.gitDir, [...firstParent, commit.id]) }
     },
   )
 
