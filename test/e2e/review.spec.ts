@@ -138,6 +138,13 @@ test('Changes: a tree of the files with their counts, Viewed boxes kept across a
   await shot(page, 'review-unified-dark')
   await runCommand(page, 'theme: light')
 
+  // The address naming the overview, then the changes, of the same merge request switches the page's tab.
+  const mrHash = `#/a/${accountId}/projects/${project.id}/merge_requests/${mr.iid}`
+  await page.evaluate((hash) => (window.location.hash = hash), mrHash)
+  await expect(page.getByTestId('review-changes')).toHaveCount(0)
+  await page.evaluate((hash) => (window.location.hash = hash), `${mrHash}?tab=changes`)
+  await expect(page.getByTestId('review-changes')).toBeVisible()
+
   // A click in the tree brings that file's diff to the top.
   const last = tree.last()
   const lastPath = (await last.getAttribute('data-path')) ?? ''
