@@ -3,7 +3,7 @@ import { Entity, Nullable } from '../api/common'
 import { isRecord } from '../json'
 import type { ArgsValidator } from './contract'
 import { isAccountId } from './account-id'
-import { diffPositionProblem, type DiffPosition } from './diff-position'
+import { Position } from './diff-position-schema'
 import { ISSUE_LINK_TYPES, ISSUE_ONLY_CHANGES, MERGE_REQUEST_ONLY_CHANGES } from './outbox'
 import { refProblem } from './repos'
 import { Explained, mustBeOneOf, PositiveInteger, schemaCheck } from './schema-check'
@@ -64,9 +64,6 @@ export const DiscussionId = Explained(
   Type.String({ maxLength: 64, pattern: '^[0-9a-fA-F]+$' }),
   'discussionId must be a discussion id (hexadecimal)',
 )
-
-/** A line of a diff a comment attaches to, checked by diff-position.ts (its messages name `position`). */
-export const Position = Explained(Type.Unsafe<DiffPosition>(Type.Unknown()), diffPositionProblem)
 
 /** A commit's full SHA: 40 or 64 lowercase hexadecimal characters. */
 const FullSha = (text: string) => Explained(Type.String({ pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$' }), text)

@@ -2,15 +2,8 @@ import { Type, type Static } from 'typebox'
 import { Entity } from '../api/common'
 import type { DiffPosition } from './diff-position'
 import type { ItemRef, OutboxEntry } from './outbox'
-import {
-  accountAndRequest,
-  Body,
-  CommitId,
-  DiscussionId,
-  Position,
-  PositiveId,
-  replyPositionRule,
-} from './outbox-schema'
+import { accountAndRequest, Body, CommitId, DiscussionId, PositiveId, replyPositionRule } from './outbox-schema'
+import { Position } from './diff-position-schema'
 import { Explained } from './schema-check'
 
 /**

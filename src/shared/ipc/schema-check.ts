@@ -61,6 +61,8 @@ function compiledOnUse(schema: TSchema): () => Validator {
  * Why a value of an explained schema is refused: a fixed text (for the value and anything in it),
  * a function that names the reason (also a refinement, see Explained), or a text per failed
  * TypeBox keyword of the value itself (`type`, `maxItems`, `required`…) for a value with several rules.
+ * In sentences, an object's `additionalProperties` text leads the list of its unknown fields
+ * (`position: unknown field(s)` → `position: unknown field(s): line`).
  */
 type Explanation = string | ((value: unknown) => string | null) | { readonly [keyword: string]: string }
 
@@ -110,10 +112,12 @@ function describeError(
   const unknown = errors.find((e) => e.keyword === 'additionalProperties')
   if (unknown !== undefined && 'additionalProperties' in unknown.params) {
     const names = unknown.params.additionalProperties as readonly string[]
-    const at = lastStep(schema, value, unknown).path
-    return style === 'path'
-      ? prefixed(fieldNames(at), `unknown field ${names[0]}`)
-      : said(subject(at), `unknown field(s): ${names.join(', ')}`, ': ')
+    const at = lastStep(schema, value, unknown)
+    if (style === 'path') return prefixed(fieldNames(at.path), `unknown field ${names[0]}`)
+    const lead = ownExplanation(at.schema, 'additionalProperties')
+    return lead !== null
+      ? `${lead}: ${names.join(', ')}`
+      : said(subject(at.path), `unknown field(s): ${names.join(', ')}`, ': ')
   }
   const missing = errors.find((e) => e.keyword === 'required')
   if (missing !== undefined && 'requiredProperties' in missing.params) {
@@ -181,7 +185,13 @@ function explanationOf(schema: TSchema, keyword: string, value: unknown, own: bo
   if (explanation === undefined) return null
   if (typeof explanation === 'string') return explanation
   if (typeof explanation === 'function') return explanation(value)
-  return own ? (explanation[keyword] ?? null) : null
+  return own ? ownExplanation(schema, keyword) : null
+}
+
+/** The text `schema` explains its own errors of `keyword` with (its per-keyword explanation), or null. */
+function ownExplanation(schema: TSchema, keyword: string): string | null {
+  const explanation = (schema as { [EXPLANATION]?: Explanation })[EXPLANATION]
+  return typeof explanation === 'object' ? (explanation[keyword] ?? null) : null
 }
 
 /** The last step of `locate`: the schema that found the error. */
