@@ -793,8 +793,12 @@ test('a merge request lists its commits, opens one’s diff, and colours code in
   await page.keyboard.press('Shift+T')
   const commit = page.getByTestId('mr-commit').first()
   await expect(commit).toBeVisible()
+  const highlighter = page.waitForEvent('worker', { predicate: (w) => w.url().includes('highlight-diff') })
   await commit.locator('button').click()
   await expect(commit.locator('.diff-file').first()).toBeVisible()
+  // The commit's diff is coloured by the highlighting worker, as the review's is.
+  await highlighter
+  await expect(commit.locator('.diff-line__code.burrow-hl [class^="hljs-"]').first()).toBeVisible()
   await shot(page, 'merge-request-commits')
   await page.keyboard.press('Shift+D')
   await expect(page.locator('.review-row__code.hljs [class^="hljs-"]').first()).toBeVisible()

@@ -60,7 +60,8 @@ export function isMarkdown(path: string): boolean {
   return /\.(md|markdown|mdown|mkd)$/i.test(path)
 }
 
-function escapeHtml(text: string): string {
+/** Text made safe to put in HTML (`&`, `<`, `>` and quotes as character references). */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 

@@ -1,4 +1,5 @@
 import hljs from 'highlight.js/lib/common'
+import { escapeHtml, splitHighlightedLines } from './code'
 import type { DiffLine } from './diff'
 
 /**
@@ -43,37 +44,11 @@ export function languageOf(path: string): string | null {
   return candidate !== '' && hljs.getLanguage(candidate) !== undefined ? candidate : null
 }
 
-/** Cuts highlight.js HTML into lines, each one with balanced spans. */
-export function splitHighlighted(html: string): string[] {
-  const lines: string[] = []
-  const open: string[] = []
-  let line = ''
-  const token = /<span[^>]*>|<\/span>|\n|[^<\n]+|</g
-  for (const [piece] of html.matchAll(token)) {
-    if (piece === '\n') {
-      lines.push(line + '</span>'.repeat(open.length))
-      line = open.join('')
-    } else if (piece.startsWith('<span')) {
-      open.push(piece)
-      line += piece
-    } else if (piece === '</span>') {
-      open.pop()
-      line += piece
-    } else line += piece
-  }
-  lines.push(line + '</span>'.repeat(open.length))
-  return lines
-}
-
 function highlightText(lines: readonly string[], language: string): string[] {
   const html = hljs.highlight(lines.join('\n'), { language, ignoreIllegals: true }).value
-  const out = splitHighlighted(html)
+  const out = splitHighlightedLines(html)
   // highlight.js keeps every line break, so the count matches; anything else falls back to plain text.
   return out.length === lines.length ? out : lines.map(escapeHtml)
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
 /** Above this many lines a file is shown without colours: highlighting it would hold up the page. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseHunks } from '../../../src/renderer/lib/diff'
 import { emojiFor, groupAwards } from '../../../src/renderer/lib/emoji'
-import { highlightDiffLines, languageOf, splitHighlighted } from '../../../src/renderer/lib/highlight-diff'
+import { highlightDiffLines, languageOf } from '../../../src/renderer/lib/highlight-diff'
 import { findTasks, setTask } from '../../../src/renderer/lib/task-list'
 import { wire } from '../../helpers/wire'
 
@@ -48,15 +48,6 @@ describe('diff highlighting', () => {
     expect(languageOf('ci/.gitlab-ci.yml')).toBe('yaml')
     expect(languageOf('Makefile')).toBe('makefile')
     expect(languageOf('notes.unknownext')).toBeNull()
-  })
-
-  it('cuts highlighted HTML into lines whose spans are balanced, reopening a span that crosses a line break', () => {
-    const lines = splitHighlighted('<span class="hljs-comment">/* one\ntwo */</span> x\ny')
-    expect(lines).toEqual([
-      '<span class="hljs-comment">/* one</span>',
-      '<span class="hljs-comment">two */</span> x',
-      'y',
-    ])
   })
 
   it('colours a comment opened on a context line and closed on an added one, per side, and leaves hunk headers alone', () => {
