@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AccessLevel } from '../../src/server/platform/auth/access'
 import type { NamespaceRow, ProjectRow } from '../../src/server/platform/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { ROOT_TOKEN, makeServer, seedUser, type SeededUser, type TestServer } from '../helpers/server'
@@ -323,5 +324,33 @@ describe('project and group milestones', () => {
     const res = await req(developer.token, 'POST', `/projects/${personal.id}/milestones/${m.id}/promote`)
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: 'Project does not belong to a group.' })
+  })
+
+  it("refuses a project's milestones to whoever may use neither its issues nor its merge requests, as GitLab's read_milestone", async () => {
+    const tracker = seedProject(s, { namespaceId: top.id, path: 'members-only', visibility: 'public' })
+    seedMember(s, 'Project', tracker.id, guest.user.id, AccessLevel.GUEST)
+    const m = await create(ROOT_TOKEN, `/projects/${tracker.id}`, { title: 'SECRET-members-only-milestone' })
+    const set = async (levels: Record<string, string>) =>
+      expect((await req(ROOT_TOKEN, 'PUT', `/projects/${tracker.id}`, levels)).statusCode).toBe(200)
+    const urls = ['', `/${m.id}`, `/${m.id}/issues`, `/${m.id}/merge_requests`].map(
+      (tail) => `/projects/${tracker.id}/milestones${tail}`,
+    )
+
+    // One feature open to them is enough.
+    await set({ issues_access_level: 'private', merge_requests_access_level: 'enabled' })
+    expect((await req(outsider.token, 'GET', urls[1])).statusCode).toBe(200)
+
+    await set({ issues_access_level: 'private', merge_requests_access_level: 'private' })
+    for (const url of urls) {
+      for (const token of [outsider.token, null]) {
+        const res = await req(token, 'GET', url)
+        expect(res.statusCode, url).toBe(403)
+        expect(res.body).not.toContain('SECRET-members-only-milestone')
+      }
+      expect((await req(guest.token, 'GET', url)).statusCode, url).toBe(200)
+    }
+    // Disabled for everyone: administrators get no milestones there either.
+    await set({ issues_access_level: 'disabled', merge_requests_access_level: 'disabled' })
+    expect((await req(ROOT_TOKEN, 'GET', urls[1])).statusCode).toBe(403)
   })
 })

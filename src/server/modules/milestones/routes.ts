@@ -21,6 +21,7 @@ import {
   updateMilestone,
   type MilestoneOwner,
 } from './service'
+import { canUseProjectMilestones } from './policy'
 import { presentMilestones } from './present'
 
 // Creating and editing milestones is a Reporter right in GitLab; deleting needs Developer (the spec's rule).
@@ -109,9 +110,16 @@ function projectGroupChain(request: FastifyRequest, project: ProjectRow): number
 
 type OwnerLoader = (request: FastifyRequest, id: string, minLevel?: number) => MilestoneOwner
 
+/** The project `:id` names, 403 when the caller may use neither its issues nor its merge requests. */
+function loadMilestonesProject(request: FastifyRequest, id: string, minLevel?: number): ProjectRow {
+  const project = loadProject(request, id, minLevel)
+  if (!canUseProjectMilestones(request.perms, project)) throw forbidden()
+  return project
+}
+
 const loadProjectOwner: OwnerLoader = (request, id, minLevel) => ({
   kind: 'project',
-  project: loadProject(request, id, minLevel),
+  project: loadMilestonesProject(request, id, minLevel),
 })
 const loadGroupOwner: OwnerLoader = (request, id, minLevel) => ({
   kind: 'group',
@@ -212,7 +220,7 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const project = loadProject(request, request.params.id)
+      const project = loadMilestonesProject(request, request.params.id)
       const withParents = request.query.include_parent_milestones === true || request.query.include_ancestors === true
       const groupIds = withParents ? projectGroupChain(request, project) : []
       return sendPage(request, reply, filterOf(request.query, { projectIds: [project.id], groupIds }, withParents))
@@ -226,7 +234,7 @@ const projectMilestones: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: MilestoneParams, response: { 200: Api.Milestone } } },
     async (request) => {
       currentUser(request)
-      const project = loadProject(request, request.params.id)
+      const project = loadMilestonesProject(request, request.params.id)
       const group = findNamespaceById(request.server.burrow.db, project.namespace_id)
       if (!group || group.kind !== 'group') throw apiMessage(400, 'Project does not belong to a group.')
       if (!request.perms.canInGroup(group.id, AccessLevel.DEVELOPER)) throw forbidden()
