@@ -3,7 +3,7 @@ import { Entity } from '../api/common'
 import { isRecord, type JsonObject } from '../json'
 import { checkApiPath } from './api-path'
 import { isAccountId } from './account-id'
-import { Explained, schemaCheck } from './schema-check'
+import { Explained, schemaCheck, schemaGuard } from './schema-check'
 
 /**
  * `api:send`, the online-only write of the generic resource panels (admin, CI/CD, operations):
@@ -19,7 +19,7 @@ import { Explained, schemaCheck } from './schema-check'
 export type ApiSendMethod = ApiSendRequest['method']
 
 /** A query parameter value: a scalar or a list of scalars (`tag_list[]=a`). */
-export type ApiQueryValue = string | number | boolean | readonly (string | number | boolean)[]
+export type ApiQueryValue = Exclude<Static<typeof QueryParameterValue>, undefined>
 
 /** A JSON value of a request body. */
 export type ApiBodyValue =
@@ -54,22 +54,42 @@ const MAX_INVALIDATES = 20
 
 // A query or body is a plain object: a Date, Map or class instance is no JSON object.
 const isPlainRecord = (v: unknown): v is JsonObject => isRecord(v) && Object.getPrototypeOf(v) === Object.prototype
-const isScalar = (v: unknown): boolean =>
-  (typeof v === 'string' && v.length <= 10_000) ||
-  (typeof v === 'number' && Number.isFinite(v)) ||
-  typeof v === 'boolean'
+/** A scalar of a query or a body: a string of at most 10,000 characters, a finite number or a boolean. */
+const Scalar = Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean()])
+const isScalar = schemaGuard(Scalar)
 
-/** Checks a query object of the REST API (`api:send`, `api:get`); a message for the first problem, or null. */
-export function checkApiQuery(v: unknown): string | null {
+/** An API path (api-path.ts's rule, whose reason is the refusal: `path must be relative to /api/v4…`). */
+export const ApiPath = Explained(Type.String(), (v) => checkApiPath(v))
+
+/** A query parameter's name: letters, digits, `_` and brackets (`tag_list[]`). */
+const QueryParameterName = Type.String({ pattern: '^[A-Za-z0-9_[\\]]{1,100}$' })
+/** A query parameter's value: a scalar or a list of at most 500 (undefined: left out). */
+const QueryParameterValue = Type.Union([
+  Scalar,
+  Type.Immutable(Type.Array(Scalar, { maxItems: 500 })),
+  Type.Undefined(),
+])
+// Not a type guard: a string key refused by it is still a string (to quote in the refusal).
+const isQueryParameterName: (name: string) => boolean = schemaGuard(QueryParameterName)
+const isQueryParameterValue = schemaGuard(QueryParameterValue)
+
+/** Why a query is refused, naming the first parameter at fault; also the plain-object rule no schema says. */
+function queryProblem(v: unknown): string | null {
   if (!isPlainRecord(v)) return 'query must be a plain object of parameters'
   for (const [key, value] of Object.entries(v)) {
-    if (!/^[A-Za-z0-9_[\]]{1,100}$/.test(key)) return `invalid query parameter name ${JSON.stringify(key.slice(0, 40))}`
-    if (value === undefined) continue
-    if (!isScalar(value) && !(Array.isArray(value) && value.length <= 500 && value.every(isScalar)))
+    if (!isQueryParameterName(key)) return `invalid query parameter name ${JSON.stringify(key.slice(0, 40))}`
+    if (!isQueryParameterValue(value))
       return `query parameter ${key} must be a string, number, boolean or a list of them`
   }
   return null
 }
+
+/**
+ * The query parameters of a REST API request (`api:get`, `api:send`): a plain object, never part
+ * of the path. A name outside QueryParameterName's pattern is refused by the refinement, which
+ * says why, rather than as an unknown field.
+ */
+export const ApiQuery = Explained(Type.Record(QueryParameterName, QueryParameterValue), queryProblem)
 
 function checkJson(v: unknown, depth: number): boolean {
   if (v === null || isScalar(v)) return true
@@ -104,9 +124,9 @@ export const ApiSendRequest = Entity({
     'method must be POST, PUT, PATCH or DELETE (reads go through api:get)',
   ),
   /** Relative to /api/v4, starting with `/`, already URL-encoded (`/projects/group%2Fapp/environments/3/stop`). */
-  path: Explained(Type.String(), (v) => checkApiPath(v)),
+  path: ApiPath,
   /** Query parameters as a plain object; never part of `path`. */
-  query: Type.Optional(Explained(Type.Unsafe<Readonly<Record<string, ApiQueryValue>>>(Type.Unknown()), checkApiQuery)),
+  query: Type.Optional(ApiQuery),
   /** The JSON body: an object (GitLab's endpoints take named parameters). */
   body: Type.Optional(Explained(Type.Unsafe<{ readonly [key: string]: ApiBodyValue }>(Type.Unknown()), checkBody)),
   /**

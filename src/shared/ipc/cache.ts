@@ -7,8 +7,7 @@ import type { Note } from '../api/note'
 import type { Project } from '../api/project'
 import type { Todo } from '../api/todo'
 import type { UserRef } from '../api/user'
-import { checkApiQuery, type ApiQueryValue } from './api'
-import { checkApiPath } from './api-path'
+import { ApiPath, ApiQuery, type ApiQueryValue } from './api'
 import { Type, type Static } from 'typebox'
 import { Entity } from '../api/common'
 import { DateText, schemaCheck, Text, type Check } from './schema-check'
@@ -466,7 +465,7 @@ export const cacheValidators = {
   'users:list': accountArgs([schemaCheck(UserListParams)], 1),
   'todos:list': accountArgs([schemaCheck(TodoListParams)], 1),
   'search:query': accountArgs([schemaCheck(SearchParams)]),
-  'api:get': accountArgs([(v) => checkApiPath(v), checkApiQuery], 1),
+  'api:get': accountArgs([schemaCheck(ApiPath), schemaCheck(ApiQuery)], 1),
 } as const
 
 /** The cache and sync request channels. */
