@@ -381,4 +381,38 @@ describe('group and project labels', () => {
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ message: 'Failed to promote project label to group label' })
   })
+
+  it("refuses a project's labels to whoever may use neither its issues nor its merge requests, as GitLab's read_label", async () => {
+    const tracker = seedProject(s, { namespaceId: sub.id, path: 'members-only', visibility: 'public' })
+    const created = await post(ROOT_TOKEN, `/projects/${tracker.id}/labels`, {
+      name: 'SECRET-members-only-label',
+      color: '#000000',
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const labelId = String((created.json() as { id: number }).id)
+    const set = async (levels: Record<string, string>) =>
+      expect(
+        (await s.request(ROOT_TOKEN, { method: 'PUT', url: `/api/v4/projects/${tracker.id}`, payload: levels }))
+          .statusCode,
+      ).toBe(200)
+    const urls = [`/projects/${tracker.id}/labels`, `/projects/${tracker.id}/labels/${labelId}`]
+
+    // One feature open to them is enough.
+    await set({ issues_access_level: 'enabled', merge_requests_access_level: 'private' })
+    expect((await get(outsider.token, urls[0])).body).toContain('SECRET-members-only-label')
+
+    await set({ issues_access_level: 'private', merge_requests_access_level: 'private' })
+    for (const url of urls) {
+      for (const token of [outsider.token, null]) {
+        const res = await get(token, url)
+        expect(res.statusCode, url).toBe(403)
+        expect(res.body).not.toContain('SECRET-members-only-label')
+      }
+      // A Guest of the group uses the members-only features.
+      expect((await get(guest.token, url)).statusCode, url).toBe(200)
+    }
+    // Disabled for everyone: administrators get no labels there either.
+    await set({ issues_access_level: 'disabled', merge_requests_access_level: 'disabled' })
+    expect((await get(ROOT_TOKEN, urls[0])).statusCode).toBe(403)
+  })
 })

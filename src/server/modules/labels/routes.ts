@@ -6,6 +6,7 @@ import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { listLabels, subscribe, unsubscribe, type LabelRow, type LabelScope } from './queries'
 import { findNamespaceById } from '../namespaces'
+import { canUseProjectLabels } from './policy'
 import type { NamespaceRow, ProjectRow } from '../../platform/db/rows'
 import { checkUnmodifiedSince } from '../../platform/http/conditional'
 import { apiMessage, forbidden, missingParam, notModified } from '../../platform/http/errors'
@@ -120,10 +121,17 @@ const GROUP: LabelContainer<NamespaceRow> = {
   owner: (group) => ({ groupId: group.id }),
 }
 
+/** The project `:id` names, 403 when the caller may use neither its issues nor its merge requests. */
+function loadLabelsProject(request: FastifyRequest, id: string, minLevel?: number): ProjectRow {
+  const project = loadProject(request, id, minLevel)
+  if (!canUseProjectLabels(request.perms, project)) throw forbidden()
+  return project
+}
+
 const PROJECT: LabelContainer<ProjectRow> = {
   segment: 'projects',
   forProject: true,
-  load: loadProject,
+  load: loadLabelsProject,
   visible: (request, project, flags) =>
     projectLabelScope(callerOf(request), project, flags.include_ancestor_groups ?? true),
   // A group label cannot be changed through one of its projects.
@@ -266,7 +274,7 @@ const labelPromotion: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { params: LabelParams, response: { 200: Api.Label } } },
     async (request) => {
       currentUser(request)
-      const project = loadProject(request, request.params.id, ADMIN_LABEL)
+      const project = loadLabelsProject(request, request.params.id, ADMIN_LABEL)
       const label = requireLabel(callerOf(request), PROJECT.own(project), request.params.label_id)
       const ns = findNamespaceById(request.server.burrow.db, project.namespace_id)
       if (!ns || ns.kind !== 'group') throw apiMessage(400, 'Failed to promote project label to group label')

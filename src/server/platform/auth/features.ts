@@ -1,3 +1,4 @@
+import { projectSettings } from '../db/project-settings'
 import type { ProjectRow } from '../db/rows'
 import { AccessLevel } from './access'
 import type { Permissions } from './permissions'
@@ -15,4 +16,20 @@ export function canUseProjectFeature(
   if (!perms.canReadProject(project)) return false
   if (level === 'disabled') return false
   return level !== 'private' || perms.canInProject(project, AccessLevel.GUEST)
+}
+
+/**
+ * GitLab's read_label / read_milestone on a project: labels and milestones serve its issues and
+ * merge requests, so they are prevented for whoever may use neither feature (both private to
+ * members, or disabled — for administrators too).
+ */
+export function canUseIssuesOrMergeRequests(
+  perms: Permissions,
+  project: Pick<ProjectRow, 'id' | 'visibility' | 'settings'>,
+): boolean {
+  const settings = projectSettings(project.settings)
+  return (
+    canUseProjectFeature(perms, project, settings.issues_access_level) ||
+    canUseProjectFeature(perms, project, settings.merge_requests_access_level)
+  )
 }
