@@ -3,7 +3,7 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { NSelect } from 'naive-ui'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import DiffViewer from '../../../src/renderer/components/diff/DiffViewer.vue'
 import IssueRelatedMergeRequests from '../../../src/renderer/components/issue/IssueRelatedMergeRequests.vue'
 import MarkdownContent from '../../../src/renderer/components/markdown/MarkdownContent.vue'
@@ -80,7 +80,7 @@ describe('WorkEditForm', () => {
 })
 
 describe('DiffViewer highlighting', () => {
-  it('colours code by the file’s language and escapes it', () => {
+  it('colours code by the file’s language and escapes it', async () => {
     const wrapper = mount(DiffViewer, {
       props: {
         files: [
@@ -95,10 +95,12 @@ describe('DiffViewer highlighting', () => {
         ],
       },
     })
-    const added = wrapper.find('.diff-line--addition .diff-line__code')
-    expect(added.find('.hljs-keyword').text()).toBe('const')
-    expect(added.find('.hljs-string').text()).toBe('"<b>"')
-    expect(added.find('b').exists()).toBe(false)
+    // Colours arrive after the first paint (under jsdom, highlighted on the page in idle time).
+    const added = () => wrapper.find('.diff-line--addition .diff-line__code')
+    await vi.waitFor(() => expect(added().classes()).toContain('burrow-hl'))
+    expect(added().find('.hljs-keyword').text()).toBe('const')
+    expect(added().find('.hljs-string').text()).toBe('"<b>"')
+    expect(added().find('b').exists()).toBe(false)
   })
 })
 
