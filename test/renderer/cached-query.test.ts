@@ -58,7 +58,7 @@ describe('useCachedQuery when its key changes', () => {
     const { key, query, release } = mountQuery({
       1: 'issue 1',
       2: () => {
-        throw new Error('That issue is not in the cache')
+        throw { code: 'not-found', message: 'That issue is not on the server' }
       },
     })
     await release()
@@ -66,8 +66,23 @@ describe('useCachedQuery when its key changes', () => {
     key.value = 2
     await flushPromises()
     await release()
-    expect(query.error.value?.message).toContain('not in the cache')
+    expect(query.error.value?.message).toContain('not on the server')
     expect(query.data.value).toBeNull()
+  })
+
+  it('keeps the earlier answer when the new key cannot be read now (offline): the key also moves with the item itself', async () => {
+    const { key, query, release } = mountQuery({
+      1: 'issue 1',
+      2: () => {
+        throw { code: 'offline', message: 'Cannot reach the server' }
+      },
+    })
+    await release()
+    key.value = 2
+    await flushPromises()
+    await release()
+    expect(query.error.value?.message).toContain('Cannot reach')
+    expect(query.data.value).toBe('issue 1')
   })
 
   it('keeps its own answer when a reload of the same key fails (offline, the copy on this computer stays)', async () => {

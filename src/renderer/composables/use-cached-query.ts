@@ -12,9 +12,14 @@ export interface CachedQuery<T> {
 /**
  * Runs a cache query now, again whenever `key` changes, and again when the cache changes one of
  * `kinds` of one of `accounts()` (`useCacheChangesStore` says when). The last answer stays on screen while the next
- * one loads; answers that arrive out of order are dropped. When the load for a new key fails, the old key's answer
- * goes: a page moved to another item shows the error alone, not beside the item it came from.
+ * one loads; answers that arrive out of order are dropped. When the load for a new key says the item is missing or
+ * not the user's to see, the old key's answer goes: a page moved to another item shows that error alone, not beside
+ * the item it came from. Any other failure (offline, nothing saved) keeps what is on screen: a key also changes when
+ * the same item changes (its updated_at, a pending write), and offline that copy is all there is.
  */
+/** Error codes saying the key's item is not there for this user (as opposed to not reachable now). */
+const ITEM_GONE: ReadonlySet<string> = new Set(['not-found', 'forbidden'])
+
 export function useCachedQuery<T>(
   key: WatchSource<unknown>,
   accounts: () => readonly string[],
@@ -41,7 +46,7 @@ export function useCachedQuery<T>(
     } catch (e) {
       if (mine !== generation) return
       error.value = toReadableError(e)
-      if (dataOfEarlierKey) data.value = null
+      if (dataOfEarlierKey && ITEM_GONE.has(error.value.code)) data.value = null
     } finally {
       if (mine === generation) loading.value = false
     }
