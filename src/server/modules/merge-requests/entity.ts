@@ -70,7 +70,7 @@ function references(mr: MergeRequestRow, c: MergeRequestContext): { short: strin
 /** The fields every form of a merge request starts with: the simple form without its URL. */
 type MergeRequestIdentity = Omit<MergeRequestSimple, 'web_url'>
 
-/** What names a merge request and says where it stands: the list, simple and approvals forms start with these. */
+/** What names a merge request and says where it stands: the simple and approvals forms start with these. */
 function mergeRequestIdentity(mr: MergeRequestRow): MergeRequestIdentity {
   return {
     id: mr.id,
@@ -101,8 +101,17 @@ export function mergeRequestEntity(mr: MergeRequestRow, c: MergeRequestContext):
   const refs = references(mr, c)
   const draft = isDraftTitle(mr.title)
   const assignees = c.assignees.map((u) => userRef(u, c.baseUrl))
+  // Written out, not spread from mergeRequestIdentity: a spread at the head of this ~60-field literal makes V8 add
+  // the rest one by one into a dictionary-mode object, which cost the list ~30% (bench sync fetch_only_ms).
   return {
-    ...mergeRequestIdentity(mr),
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.project_id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
     merged_by: user(mr.merged_by_id),
     merge_user: user(mr.merged_by_id),
     merged_at: mr.merged_at,
