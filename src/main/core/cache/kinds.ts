@@ -91,6 +91,20 @@ function nestedStr(json: JsonObject, key: string, field: string): string | null 
   return nested === null ? null : str(nested, field)
 }
 
+/** The columns issues, merge requests and epics share: what names an item and where it stands. */
+const WORK_ITEM_COLUMNS: Readonly<Record<string, ColumnReader>> = {
+  iid: (j) => num(j, 'iid'),
+  title: (j) => str(j, 'title') ?? '',
+  description: (j) => str(j, 'description'),
+  state: (j) => str(j, 'state') ?? 'opened',
+  author_id: (j) => nestedId(j, 'author'),
+  upvotes: (j) => num(j, 'upvotes') ?? 0,
+  user_notes_count: (j) => num(j, 'user_notes_count') ?? 0,
+  created_at: (j) => str(j, 'created_at') ?? '',
+  updated_at: (j) => str(j, 'updated_at') ?? '',
+  closed_at: (j) => str(j, 'closed_at'),
+}
+
 /** The milestone columns of issues and merge requests. */
 const MILESTONE_COLUMNS: Readonly<Record<string, ColumnReader>> = {
   milestone_id: (j) => nestedId(j, 'milestone'),
@@ -105,58 +119,31 @@ export function noteParentKind(note: JsonObject): NoteableKind | null {
 
 export const KINDS: Readonly<Record<ItemKind, KindSpec>> = {
   issue: kindSpec('issues', true, {
+    ...WORK_ITEM_COLUMNS,
     project_id: (j) => num(j, 'project_id'),
-    iid: (j) => num(j, 'iid'),
-    title: (j) => str(j, 'title') ?? '',
-    description: (j) => str(j, 'description'),
-    state: (j) => str(j, 'state') ?? 'opened',
     confidential: (j) => int(bool(j, 'confidential')),
-    author_id: (j) => nestedId(j, 'author'),
     ...MILESTONE_COLUMNS,
     issue_type: (j) => str(j, 'issue_type'),
     weight: (j) => num(j, 'weight'),
     due_date: (j) => str(j, 'due_date'),
-    upvotes: (j) => num(j, 'upvotes') ?? 0,
-    user_notes_count: (j) => num(j, 'user_notes_count') ?? 0,
-    created_at: (j) => str(j, 'created_at') ?? '',
-    updated_at: (j) => str(j, 'updated_at') ?? '',
-    closed_at: (j) => str(j, 'closed_at'),
   }),
   merge_request: kindSpec('merge_requests', true, {
+    ...WORK_ITEM_COLUMNS,
     project_id: (j) => num(j, 'project_id'),
-    iid: (j) => num(j, 'iid'),
-    title: (j) => str(j, 'title') ?? '',
-    description: (j) => str(j, 'description'),
-    state: (j) => str(j, 'state') ?? 'opened',
     draft: (j) => int(bool(j, 'draft') || bool(j, 'work_in_progress')),
-    author_id: (j) => nestedId(j, 'author'),
     ...MILESTONE_COLUMNS,
     source_branch: (j) => str(j, 'source_branch'),
     target_branch: (j) => str(j, 'target_branch'),
     source_project_id: (j) => num(j, 'source_project_id'),
-    upvotes: (j) => num(j, 'upvotes') ?? 0,
-    user_notes_count: (j) => num(j, 'user_notes_count') ?? 0,
-    created_at: (j) => str(j, 'created_at') ?? '',
-    updated_at: (j) => str(j, 'updated_at') ?? '',
     merged_at: (j) => str(j, 'merged_at'),
-    closed_at: (j) => str(j, 'closed_at'),
   }),
   epic: kindSpec('epics', true, {
+    ...WORK_ITEM_COLUMNS,
     group_id: (j) => num(j, 'group_id'),
-    iid: (j) => num(j, 'iid'),
-    title: (j) => str(j, 'title') ?? '',
-    description: (j) => str(j, 'description'),
-    state: (j) => str(j, 'state') ?? 'opened',
     confidential: (j) => int(bool(j, 'confidential')),
-    author_id: (j) => nestedId(j, 'author'),
     parent_id: (j) => num(j, 'parent_id'),
     start_date: (j) => str(j, 'start_date'),
     due_date: (j) => str(j, 'due_date'),
-    upvotes: (j) => num(j, 'upvotes') ?? 0,
-    user_notes_count: (j) => num(j, 'user_notes_count') ?? 0,
-    created_at: (j) => str(j, 'created_at') ?? '',
-    updated_at: (j) => str(j, 'updated_at') ?? '',
-    closed_at: (j) => str(j, 'closed_at'),
   }),
   milestone: kindSpec('milestones', true, {
     project_id: (j) => num(j, 'project_id'),
