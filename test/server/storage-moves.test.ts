@@ -571,6 +571,50 @@ describe('repository storage moves', () => {
     }
     expect(await storageOf(own.id)).toBe('default')
   })
+
+  it('checks the administrator before the params: a bad body, path or query still answers 403 to others, 401 without credentials', async () => {
+    const group = seedGroup(s, { path: 'devs-bad-params' })
+    seedMember(s, 'Namespace', group.id, dev.user.id, AccessLevel.OWNER)
+    const own = (
+      await s.request(dev.token, {
+        method: 'POST',
+        url: `${API}/projects`,
+        payload: { name: 'mine-bad', namespace_id: group.id },
+      })
+    ).json() as { id: number }
+    const moves = (await asRoot('GET', '/project_repository_storage_moves')).json() as Move[]
+    const calls: [string, string, Record<string, unknown>?][] = []
+    for (const kind of ['project', 'snippet', 'group']) {
+      calls.push(
+        ['GET', `/${kind}_repository_storage_moves?page=abc`],
+        ['GET', `/${kind}_repository_storage_moves/not-a-number`],
+        ['POST', `/${kind}_repository_storage_moves`, {}],
+        [
+          'POST',
+          `/${kind}_repository_storage_moves`,
+          { source_storage_name: 'default', destination_storage_name: ['x'] },
+        ],
+      )
+    }
+    for (const nested of [`/projects/${own.id}`, `/groups/${group.id}`, '/snippets/1']) {
+      calls.push(
+        ['GET', `${nested}/repository_storage_moves?per_page=many`],
+        ['GET', `${nested}/repository_storage_moves/not-a-number`],
+        ['POST', `${nested}/repository_storage_moves`, { destination_storage_name: { a: 1 } }],
+      )
+    }
+    for (const [method, url, payload] of calls) {
+      // The admin is refused these for the params (the calls are bad, not merely forbidden).
+      const byRoot = await s.request(ROOT_TOKEN, { method: method as 'GET', url: `${API}${url}`, payload })
+      expect([method, url, byRoot.statusCode]).toEqual([method, url, 400])
+      const res = await s.request(dev.token, { method: method as 'GET', url: `${API}${url}`, payload })
+      expect([method, url, res.statusCode, res.json()]).toEqual([method, url, 403, { message: '403 Forbidden' }])
+      const anonymous = await s.request(null, { method: method as 'GET', url: `${API}${url}`, payload })
+      expect([method, url, anonymous.statusCode]).toEqual([method, url, 401])
+    }
+    expect((await asRoot('GET', '/project_repository_storage_moves')).json()).toEqual(moves)
+    expect(await storageOf(own.id)).toBe('default')
+  })
 })
 
 /**
