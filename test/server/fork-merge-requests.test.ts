@@ -203,4 +203,62 @@ out({'project': mr.project_id, 'source': mr.source_project_id, 'files': [c['new_
     expect((await call(ann.token, 'PUT', upstreamMr(mr.iid, '/merge'))).statusCode).toBeGreaterThanOrEqual(400)
     expect((await ok(ann.token, 'GET', upstreamMr(mr.iid, '/pipelines'))) as Json[]).toEqual([])
   })
+
+  it("lists a commit's merge requests targeting the project, as GitLab's finder does: a fork's into it, not its own into the upstream, none of a private fork's", async () => {
+    await commit(ann.token, upstream.id, 'shared-topic', 'topic.txt', 'main')
+    const topic = (await ok(ann.token, 'GET', `/projects/${String(upstream.id)}/repository/branches/shared-topic`))
+      .commit as Json
+    const hidden = await ok(carol.token, 'POST', `/projects/${String(upstream.id)}/fork`, {
+      path: 'core-private',
+      name: 'Core private',
+      visibility: 'private',
+    })
+    // Inside the private fork, on a commit the upstream holds too.
+    const inFork = await ok(carol.token, 'POST', `/projects/${String(hidden.id)}/merge_requests`, {
+      source_branch: 'shared-topic',
+      target_branch: 'main',
+      title: 'Inside the private fork',
+      target_project_id: hidden.id,
+    })
+    const secret = await commit(carol.token, hidden.id, 'secret', 'secret.txt', 'main')
+    const crossing = await ok(carol.token, 'POST', `/projects/${String(hidden.id)}/merge_requests`, {
+      source_branch: 'secret',
+      target_branch: 'main',
+      title: 'From the private fork',
+      target_project_id: upstream.id,
+    })
+    const ofCommit = async (token: string | null, projectId: unknown, sha: unknown): Promise<unknown[]> => {
+      const res = await call(
+        token,
+        'GET',
+        `/projects/${String(projectId)}/repository/commits/${String(sha)}/merge_requests`,
+      )
+      expect(res.statusCode, res.body).toBe(200)
+      return (res.json() as Json[]).map((mr) => [mr.project_id, mr.iid, mr.title])
+    }
+    // The upstream: never the private fork's own merge request, whoever asks.
+    for (const token of [null, ann.token, carol.token]) expect(await ofCommit(token, upstream.id, topic.id)).toEqual([])
+    // The crossing merge request is the upstream's: listed there as in its merge request list (for bob,
+    // no member of either; anonymous too, as GitLab answers this route on a public project).
+    const listed = (
+      (await ok(bob.token, 'GET', `/projects/${String(upstream.id)}/merge_requests?source_branch=secret`)) as Json[]
+    ).map((mr) => [mr.project_id, mr.iid, mr.title])
+    expect(listed).toEqual([[upstream.id, crossing.iid, 'From the private fork']])
+    for (const token of [null, ann.token, bob.token])
+      expect(await ofCommit(token, upstream.id, secret.id)).toEqual(listed)
+    // The fork: only what targets it (GitLab's of_projects is the target project).
+    expect(await ofCommit(carol.token, hidden.id, topic.id)).toEqual([
+      [hidden.id, inFork.iid, 'Inside the private fork'],
+    ])
+    expect(await ofCommit(carol.token, hidden.id, secret.id)).toEqual([])
+    // Not a member of the private fork: 404, as for any of its routes.
+    for (const token of [null, ann.token, bob.token]) {
+      const res = await call(
+        token,
+        'GET',
+        `/projects/${String(hidden.id)}/repository/commits/${String(topic.id)}/merge_requests`,
+      )
+      expect([res.statusCode, res.json()]).toEqual([404, { message: '404 Project Not Found' }])
+    }
+  })
 })

@@ -13,7 +13,9 @@ const STATES: readonly string[] = ['opened', 'closed', 'locked', 'merged']
  * by_related_commit_sha finds them: one of the merge request's commits (in its diff, from its
  * base to its head: `refs/merge-requests/:iid/head` or its recorded head contains the commit, its
  * base does not), or the commit it was merged or squashed into. Only those in `state` when it is
- * one (GitLab's finder ignores `all` and a state it does not know).
+ * one (GitLab's finder ignores `all` and a state it does not know). "The project's" is GitLab's
+ * `of_projects`: those it is the target of, from a fork included (their heads are refs of its
+ * repository); a merge request it is only the source of belongs to its target's answer.
  */
 export async function mergeRequestsOfCommit(
   caller: Caller,
