@@ -57,6 +57,18 @@ export function insertAward(
   return db.prepare('SELECT * FROM award_emoji WHERE id = ?').get(Number(info.lastInsertRowid)) as AwardEmojiRow
 }
 
+/** Gives `to` the award emoji of `from`, with their users and times (a moved, cloned or promoted issue). */
+export function copyAwards(
+  db: Db,
+  from: { readonly type: AwardableType; readonly id: number },
+  to: { readonly type: AwardableType; readonly id: number },
+): void {
+  db.prepare(
+    `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
+     SELECT name, user_id, ?, ?, created_at, updated_at FROM award_emoji WHERE awardable_type = ? AND awardable_id = ?`,
+  ).run(to.type, to.id, from.type, from.id)
+}
+
 export function deleteAward(db: Db, id: number): void {
   db.prepare('DELETE FROM award_emoji WHERE id = ?').run(id)
 }

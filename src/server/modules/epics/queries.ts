@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { AUTHORIZED_GROUPS_CTE } from '../../platform/auth/permissions'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
@@ -577,44 +576,6 @@ export function publicContentsOf(db: Db, epicId: number): { publicIssue: boolean
     )
     .get(epicId, epicId) as { issue: number; child: number }
   return { publicIssue: row.issue === 1, publicChild: row.child === 1 }
-}
-
-/** Copies an issue's notes to an epic (promotion); each source thread gets one fresh discussion id. */
-export function copyIssueNotesToEpic(db: Db, issueId: number, epic: Pick<EpicRow, 'id' | 'group_id'>): void {
-  const notes = db
-    .prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id")
-    .all(issueId) as Record<string, unknown>[]
-  const fresh = new Map<unknown, string>()
-  const insert = db.prepare(
-    `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
-     VALUES ('Epic', ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  for (const n of notes) {
-    if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
-    insert.run(
-      epic.id,
-      epic.group_id,
-      n.author_id,
-      n.body,
-      n.type,
-      fresh.get(n.discussion_id),
-      n.system,
-      n.internal,
-      n.resolvable,
-      n.resolved_at,
-      n.resolved_by_id,
-      n.created_at,
-      n.updated_at,
-    )
-  }
-}
-
-/** Copies an issue's award emoji to an epic (promotion). */
-export function copyIssueAwardsToEpic(db: Db, issueId: number, epicId: number): void {
-  db.prepare(
-    `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
-     SELECT name, user_id, 'Epic', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
-  ).run(epicId, issueId)
 }
 
 /** Rewrites child epic positions (1024 apart) in the given order. */

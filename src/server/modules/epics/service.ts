@@ -13,8 +13,6 @@ import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import {
   childEpicIds,
-  copyIssueAwardsToEpic,
-  copyIssueNotesToEpic,
   deleteEpicIssue,
   deleteEpicRow,
   epicAncestorIds,
@@ -75,11 +73,12 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
+import { copyAwards } from '../award-emoji'
 import { canAdminIssues, canReadIssue, editColumns, presentIssues, updateIssue } from '../issues'
 import { keepOneLabelPerScope } from '../labels'
 import { isSubscribed } from '../subscriptions'
 import { epicSnapshot, noteEpicIssue } from './system-notes'
-import { addSystemNote, epicTarget, finishNotesCopy, issueTarget, recordCreation, recordUpdate } from '../notes'
+import { addSystemNote, copyNotes, epicTarget, issueTarget, recordCreation, recordUpdate } from '../notes'
 import {
   boolOf,
   datetimeOf,
@@ -836,9 +835,8 @@ export function promoteIssueToEpic(caller: Caller, project: ProjectRow, issueRow
           ? parent.id
           : null,
     })
-    copyIssueNotesToEpic(db, issue.id, epic)
-    finishNotesCopy(db, issueTarget(issue), epicTarget(epic), caller.perms)
-    copyIssueAwardsToEpic(db, issue.id, epic.id)
+    copyNotes(db, issueTarget(issue), epicTarget(epic), caller.perms)
+    copyAwards(db, { type: 'Issue', id: issue.id }, { type: 'Epic', id: epic.id })
     const projectPath = findProjectWithNamespace(db, project.id)
     const issueRef = `${projectPath ? `${projectPath.ns_full_path}/${project.path}` : ''}#${issue.iid}`
     addSystemNote(db, epicTarget(epic), user.id, `promoted from issue ${issueRef}`, 'moved', {

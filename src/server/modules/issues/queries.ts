@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { confidentialReadersSql, HAS_ASSIGNEE } from '../../platform/auth/issue-read-queries'
 import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf, deleteNoteEventsOf } from '../notes'
@@ -195,44 +194,6 @@ export function clearIssuesMilestone(db: Db, milestoneId: number, now: string): 
   return db
     .prepare('UPDATE issues SET milestone_id = NULL, updated_at = ? WHERE milestone_id = ?')
     .run(now, milestoneId).changes
-}
-
-/** Copies an issue's notes to another issue; each source thread gets one fresh discussion id. */
-export function copyIssueNotes(db: Db, fromIssueId: number, toIssueId: number, toProjectId: number): void {
-  const notes = db
-    .prepare("SELECT * FROM notes WHERE noteable_type = 'Issue' AND noteable_id = ? ORDER BY id")
-    .all(fromIssueId) as Record<string, unknown>[]
-  const fresh = new Map<unknown, string>()
-  const insert = db.prepare(
-    `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
-     VALUES ('Issue', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  for (const n of notes) {
-    if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, randomBytes(20).toString('hex'))
-    insert.run(
-      toIssueId,
-      toProjectId,
-      n.author_id,
-      n.body,
-      n.type,
-      fresh.get(n.discussion_id),
-      n.system,
-      n.internal,
-      n.resolvable,
-      n.resolved_at,
-      n.resolved_by_id,
-      n.created_at,
-      n.updated_at,
-    )
-  }
-}
-
-/** Copies an issue's award emoji to another issue. */
-export function copyIssueAwards(db: Db, fromIssueId: number, toIssueId: number): void {
-  db.prepare(
-    `INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
-     SELECT name, user_id, 'Issue', ?, created_at, updated_at FROM award_emoji WHERE awardable_type = 'Issue' AND awardable_id = ?`,
-  ).run(toIssueId, fromIssueId)
 }
 
 /** Authors of an issue's user notes (internal ones only when asked), in order of first note. */

@@ -7,8 +7,6 @@ import { nowIso } from '../../platform/db/connection'
 import { readableProjects } from '../../platform/auth/issue-read-queries'
 import {
   assigneeIdsOf,
-  copyIssueAwards,
-  copyIssueNotes,
   deleteIssueRow,
   findProjectMilestoneIdByTitle,
   noteAuthorIds,
@@ -47,6 +45,7 @@ import {
   validationFailed,
 } from '../../platform/http/errors'
 import { recordEvent } from '../events'
+import { copyAwards } from '../award-emoji'
 import { keepOneLabelPerScope, projectLabelScope } from '../labels'
 import { isSubscribed } from '../subscriptions'
 import { createTodo } from '../todos'
@@ -55,7 +54,7 @@ import type { EpicRow } from '../epics'
 import { issueEpics, issueMergeRequests } from './extensions'
 import { copyIssueResourceEvents, type StateSource } from '../resource-events'
 import { issueSnapshot, noteIssueCopied } from './system-notes'
-import { finishNotesCopy, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes'
+import { copyNotes, issueTarget, recordCreation, recordStateEvent, recordUpdate } from '../notes'
 import { canReadIssuesWith, canUserReadIssue } from './policy'
 import { openIssuesBlockedBy } from './links-queries'
 import { ReadableItems } from '../../platform/auth/readable'
@@ -629,11 +628,10 @@ function copyIssue(caller: Caller, issue: IssueRow, target: ProjectRow, o: CopyO
   setIssueLabels(db, copy.id, labelIds)
   setAssignees(db, copy.id, assigneeIdsOf(db, [issue.id]).get(issue.id) ?? [])
   if (o.withNotes) {
-    copyIssueNotes(db, issue.id, copy.id, target.id)
-    finishNotesCopy(db, issueTarget(issue), issueTarget(copy), caller.perms)
+    copyNotes(db, issueTarget(issue), issueTarget(copy), caller.perms)
     copyIssueResourceEvents(db, issue.id, copy.id)
   }
-  if (o.withAwards) copyIssueAwards(db, issue.id, copy.id)
+  if (o.withAwards) copyAwards(db, { type: 'Issue', id: issue.id }, { type: 'Issue', id: copy.id })
   return copy
 }
 

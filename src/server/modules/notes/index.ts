@@ -36,9 +36,9 @@ export { diffNotesOfMergeRequest, moveDiffNote, type NoteRow } from './queries'
 export {
   addSystemNote,
   contextOf,
+  copyNotes,
   EMPTY_SNAPSHOT,
   epicTarget,
-  finishNotesCopy,
   issueNoun,
   issueTarget,
   mergeRequestTarget,

@@ -110,6 +110,53 @@ export function noteBodiesOf(db: Db, noteableType: NoteableType, noteableId: num
     .all(noteableType, noteableId) as { id: number; body: string }[]
 }
 
+/** Where notes are copied to: the noteable, and the project or group its notes belong to. */
+export interface NoteCopyTarget {
+  readonly type: NoteableType
+  readonly id: number
+  readonly projectId: number | null
+  readonly groupId: number | null
+}
+
+/**
+ * Copies a noteable's notes to the end of another's, oldest first; each source thread gets one
+ * fresh discussion id. Authors, times and resolution are kept; diff positions are not.
+ */
+export function insertNoteCopies(
+  db: Db,
+  from: { readonly type: NoteableType; readonly id: number },
+  to: NoteCopyTarget,
+): void {
+  const notes = db
+    .prepare('SELECT * FROM notes WHERE noteable_type = ? AND noteable_id = ? ORDER BY id')
+    .all(from.type, from.id) as Record<string, unknown>[]
+  const fresh = new Map<unknown, string>()
+  const insert = db.prepare(
+    `INSERT INTO notes (noteable_type, noteable_id, project_id, group_id, author_id, body, type, discussion_id, system, internal, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  for (const n of notes) {
+    if (!fresh.has(n.discussion_id)) fresh.set(n.discussion_id, newDiscussionId())
+    insert.run(
+      to.type,
+      to.id,
+      to.projectId,
+      to.groupId,
+      n.author_id,
+      n.body,
+      n.type,
+      fresh.get(n.discussion_id),
+      n.system,
+      n.internal,
+      n.resolvable,
+      n.resolved_at,
+      n.resolved_by_id,
+      n.created_at,
+      n.updated_at,
+    )
+  }
+}
+
 /** Replaces a note's body as it is (a copy's references rewritten), leaving updated_at alone. */
 export function rewriteNoteBody(db: Db, id: number, body: string): void {
   db.prepare('UPDATE notes SET body = ? WHERE id = ?').run(body, id)

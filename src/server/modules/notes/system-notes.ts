@@ -6,7 +6,7 @@ import type { EpicRow } from '../epics'
 import type { IssueRow } from '../issues'
 import type { MergeRequestRow } from '../merge-requests'
 import { findNamespaceById, findProject, findProjectById, findNamespaceByFullPath } from '../namespaces'
-import { insertNote, newDiscussionId, noteBodiesOf, rewriteNoteBody, type NoteRow } from './queries'
+import { insertNote, insertNoteCopies, newDiscussionId, noteBodiesOf, rewriteNoteBody, type NoteRow } from './queries'
 import {
   copySystemNoteMetadata,
   crossReferenceExists,
@@ -631,11 +631,13 @@ export function rewriteReferences(
 }
 
 /**
- * Finishes copying a noteable's notes to another (move, clone, promotion): each copy gets its
- * original's system note metadata, and its references are rewritten for its new place, as
- * GitLab's Notes::CopyService does. The copies are the last notes of `to`, in the originals' order.
+ * Copies a noteable's notes to another (move, clone, promotion), as GitLab's Notes::CopyService
+ * does: the copies go to the end of `to` in the originals' order, each thread with a fresh
+ * discussion id; each copy gets its original's system note metadata, and its references are
+ * rewritten for its new place.
  */
-export function finishNotesCopy(db: Db, from: SystemNoteTarget, to: SystemNoteTarget, reader: Permissions): void {
+export function copyNotes(db: Db, from: SystemNoteTarget, to: SystemNoteTarget, reader: Permissions): void {
+  insertNoteCopies(db, from, to)
   copySystemNoteMetadata(db, from, to)
   const originals = noteBodiesOf(db, from.type, from.id)
   const copies = noteBodiesOf(db, to.type, to.id)
