@@ -44,7 +44,7 @@ import {
   type EpicIssueRow,
   type EpicRow,
 } from './queries'
-import { readableProjects } from '../../platform/auth/issue-read-queries'
+import { issueViewerOf, readableProjects } from '../../platform/auth/issue-read-queries'
 import { findIssueById, labelsOf, listIssues, updateIssueRow, type IssueRow } from '../issues'
 import { findLabelTitleInScope, insertLabel, type LabelRow } from '../labels'
 import { findNamespaceById, findProjectById, groupAndDescendantIds, namespaceAncestors } from '../namespaces'
@@ -658,8 +658,7 @@ export function epicIssuesPage(
   page: { readonly limit: number; readonly offset: number },
 ): { rows: EpicIssue[]; total: number } {
   const db = caller.db
-  const user = caller.user
-  const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
+  const viewer = issueViewerOf(caller.user)
   const { ids, reporterIds } = readableProjects(db, viewer, {
     namespaceIds: groupAndDescendantIds(db, epic.group_id),
     nonArchived: false,

@@ -4,7 +4,7 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { readableProjects } from '../../platform/auth/issue-read-queries'
+import { issueViewerOf, readableProjects } from '../../platform/auth/issue-read-queries'
 import {
   assigneeIdsOf,
   findIssueById,
@@ -352,8 +352,7 @@ function readableBase(
   namespaceIds: readonly number[] | undefined,
   defaultScope: ListBase['defaultScope'],
 ): ListBase {
-  const user = request.actor.user
-  const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
+  const viewer = issueViewerOf(request.actor.user)
   const { ids, reporterIds } = readableProjects(request.server.burrow.db, viewer, {
     namespaceIds,
     nonArchived: nonArchived(q),

@@ -4,7 +4,7 @@ import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
-import { readableProjects } from '../../platform/auth/issue-read-queries'
+import { issueViewerOf, readableProjects } from '../../platform/auth/issue-read-queries'
 import {
   assigneeIdsOf,
   deleteIssueRow,
@@ -811,8 +811,7 @@ function milestoneIssuePage(
   page: { readonly limit: number; readonly offset: number },
 ): { rows: IssueRow[]; total: number } {
   const db = caller.db
-  const user = caller.user
-  const viewer = user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
+  const viewer = issueViewerOf(caller.user)
   let projectIds: number[]
   let reporterIds: number[]
   if (milestone.project_id !== null) {

@@ -1,5 +1,6 @@
 import { AccessLevel } from '../../platform/auth/access'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/auth/permissions'
+import type { IssueViewer } from '../../platform/auth/issue-read-queries'
 import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf } from '../notes'
 import { nowIso } from '../../platform/db/connection'
@@ -418,7 +419,7 @@ export interface NegatableFilter {
 
 export interface MergeRequestFilter extends NegatableFilter {
   /** The caller (null when anonymous): decides visibility and `my_reaction_emoji`. */
-  readonly viewer: { readonly id: number; readonly isAdmin: boolean; readonly external: boolean } | null
+  readonly viewer: IssueViewer | null
   /** Restrict to these target projects (a project or group list); absent for `/merge_requests`. */
   readonly projectIds?: readonly number[]
   readonly state?: MergeRequestState

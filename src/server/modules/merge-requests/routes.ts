@@ -6,6 +6,7 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
+import { issueViewerOf } from '../../platform/auth/issue-read-queries'
 import { MergeRequestReviewer } from '../../../shared/api/merge-request'
 import { approvalsEntity, reviewerEntity, type MergeRequestPipelineFields } from './entity'
 import {
@@ -389,7 +390,7 @@ function filterOf(
     ...base,
     authorIds,
     assignee,
-    viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
+    viewer: issueViewerOf(user),
     projectIds,
     state: state === 'all' ? undefined : (state as MergeRequestFilter['state']),
     iids: intListOf('iids', q.iids),

@@ -6,6 +6,7 @@ import type {
 import { randomUUID } from 'node:crypto'
 import type { Caller } from '../../platform/caller'
 import { AccessLevel } from '../../platform/auth/access'
+import { issueViewerOf } from '../../platform/auth/issue-read-queries'
 import type { Db } from '../../platform/db/connection'
 import { nowIso } from '../../platform/db/connection'
 import { milestonesById } from '../issues'
@@ -171,11 +172,10 @@ export function milestoneMergeRequests(
   milestone: MilestoneRow,
   page: { readonly limit: number; readonly offset: number },
 ): { rows: MergeRequest[]; total: number } {
-  const user = caller.user
   const { rows, total } = listMergeRequests(
     caller.db,
     {
-      viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
+      viewer: issueViewerOf(caller.user),
       milestoneId: milestone.id,
       orderBy: 'created_at',
       sort: 'asc',
@@ -203,7 +203,7 @@ export function mergeRequestsReferencingIssue(
   const { rows } = listMergeRequests(
     db,
     {
-      viewer: user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null,
+      viewer: issueViewerOf(user),
       projectIds: [projectId],
       orderBy: 'created_at',
       sort: 'desc',

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection'
+import type { UserRow } from '../db/rows'
 import { memoizedAll } from '../db/statements'
 import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from './permissions'
 
@@ -34,6 +35,11 @@ export interface IssueViewer {
   readonly id: number
   readonly isAdmin: boolean
   readonly external: boolean
+}
+
+/** The viewer a list of issues or merge requests is read for: the user by its own flags, null when anonymous. */
+export function issueViewerOf(user: Pick<UserRow, 'id' | 'is_admin' | 'external'> | null): IssueViewer | null {
+  return user ? { id: user.id, isAdmin: user.is_admin === 1, external: user.external === 1 } : null
 }
 
 /**
