@@ -134,21 +134,6 @@ export interface LoadedConfig {
   readonly includes: readonly IncludeRecord[]
 }
 
-const RESERVED = new Set([
-  'image',
-  'services',
-  'stages',
-  'types',
-  'before_script',
-  'after_script',
-  'variables',
-  'cache',
-  'include',
-  'default',
-  'workflow',
-  'spec',
-  'pages:deploy',
-])
 const GLOBAL_KEYS = new Set([
   'image',
   'services',
@@ -163,6 +148,8 @@ const GLOBAL_KEYS = new Set([
   'workflow',
   'spec',
 ])
+// Top-level keys that are never a job: the global keywords, and `pages:deploy`.
+const RESERVED = new Set([...GLOBAL_KEYS, 'pages:deploy'])
 const DEFAULT_KEYS = [
   'after_script',
   'artifacts',
