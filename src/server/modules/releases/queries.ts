@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/connection'
 import { cachedStatement } from '../../platform/db/statements'
 import type { ReleaseLinkType } from '../../../shared/api/release'
+import type { MilestoneRow } from '../milestones'
 
 /** A row of `releases`. */
 export interface ReleaseRow {
@@ -28,20 +29,9 @@ export interface ReleaseLinkRow {
   readonly updated_at: string
 }
 
-/** A milestone a release ships, with its issue counts. */
-export interface ReleaseMilestoneRow {
+/** A milestone a release ships (its row as the milestones module reads it), with its issue counts. */
+export interface ReleaseMilestoneRow extends MilestoneRow {
   readonly release_id: number
-  readonly id: number
-  readonly iid: number
-  readonly project_id: number | null
-  readonly group_id: number | null
-  readonly title: string
-  readonly description: string | null
-  readonly state: 'active' | 'closed'
-  readonly due_date: string | null
-  readonly start_date: string | null
-  readonly created_at: string
-  readonly updated_at: string
   readonly issues_total: number
   readonly issues_closed: number
 }
