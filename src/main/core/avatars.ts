@@ -3,6 +3,7 @@ import { isUnder, type ApiClient } from './api/client'
 import type { OnlineState } from './api/connectivity'
 import { ApiError, isAccountHeld, NetworkError } from './api/errors'
 import type { Cache } from './cache/cache'
+import { sniffImageType } from './image-type'
 
 /** What the avatars need of the accounts service (accounts/accounts.ts `Accounts` fits). */
 export interface AvatarAccounts {
@@ -43,16 +44,6 @@ interface AvatarRow {
   readonly etag: string | null
   readonly fetched_at: string
   readonly used_at: string
-}
-
-/** The image types the page shows, told by their first bytes rather than by the server's Content-Type. */
-export function sniffImageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | null {
-  const ascii = (from: number, to: number): string => String.fromCharCode(...bytes.subarray(from, to))
-  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(1, 4) === 'PNG') return 'image/png'
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
-  if (bytes.length >= 6 && (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a')) return 'image/gif'
-  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp'
-  return null
 }
 
 function dataUrl(row: Pick<AvatarRow, 'content_type' | 'data'> | undefined): string | null {

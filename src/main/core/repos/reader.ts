@@ -21,6 +21,7 @@ import { DEFAULT_DIFF_LIMITS, decodeText, diffFile, isBinary, type DiffLimits } 
 import { notFound, RepoError } from './errors'
 import { blameCommits, blameLinesOf, blameRuns, type BlameFile, type BlameHistory } from './blame'
 import { CommitQueue } from './commit-queue'
+import { sniffImageType } from '../image-type'
 
 /** Where the branches of the server live in a clone (the usual remote-tracking layout). */
 const REMOTE_PREFIX = 'refs/remotes/origin/'
@@ -51,23 +52,13 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
   maxCompareCommits: 500,
 }
 
-/** The image types the page shows, told by their first bytes (never SVG: it is a document, not a picture). */
-export function sniffImage(bytes: Uint8Array): string | null {
-  const ascii = (from: number, to: number): string => String.fromCharCode(...bytes.subarray(from, to))
-  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(1, 4) === 'PNG') return 'image/png'
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
-  if (bytes.length >= 6 && (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a')) return 'image/gif'
-  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp'
-  return null
-}
-
 /** What a blob read gives the page, the same whether the bytes came from the clone or the server. */
 export function blobPreview(
   bytes: Uint8Array,
   size: number,
   limits: Pick<ReadLimits, 'previewMaxBytes' | 'imageMaxBytes'>,
 ): Pick<RepoBlob, 'binary' | 'tooLarge' | 'text' | 'imageDataUrl'> {
-  const image = sniffImage(bytes)
+  const image = sniffImageType(bytes)
   if (image !== null) {
     const small = size <= limits.imageMaxBytes
     return {
