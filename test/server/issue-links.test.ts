@@ -128,6 +128,26 @@ describe('issue links', () => {
     expect(await linked(ROOT_TOKEN, 2)).toContain('relates_to Private')
   })
 
+  it('shows the link and unlink notes naming an issue only to those who may read that issue', async () => {
+    const named = await newIssue(open, 'Named')
+    const notes = async (token: string | null): Promise<string[]> =>
+      ((await ok(token, 'GET', `/projects/${open.id}/issues/${named}/notes?sort=asc`)) as Json[])
+        .filter((n) => n.system === true)
+        .map((n) => String(n.body))
+    await ok(ROOT_TOKEN, 'POST', links(named), { target_project_id: open.id, target_issue_iid: 4 })
+    await ok(ROOT_TOKEN, 'POST', links(named), { target_project_id: hidden.id, target_issue_iid: 1 })
+    const toSecret = (await ok(ROOT_TOKEN, 'GET', links(named))).find((i) => i.title === 'Secret') as Json
+    await ok(ROOT_TOKEN, 'DELETE', `${links(named)}/${String(toSecret.issue_link_id)}`)
+    const all = [
+      'marked this issue as related to #4',
+      'marked this issue as related to unlinked/hidden#1',
+      'removed the relation with #4',
+    ]
+    expect(await notes(ROOT_TOKEN)).toEqual(all)
+    expect(await notes(developer.token)).toEqual([all[0], all[2]])
+    for (const token of [guest.token, outsider.token, null]) expect(await notes(token)).toEqual([])
+  })
+
   it('shows and removes one link; a link of another issue is not found', async () => {
     const [link] = (await ok(developer.token, 'GET', links(3))) as Json[]
     const url = `${links(3)}/${String(link.issue_link_id)}`

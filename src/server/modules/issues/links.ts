@@ -100,8 +100,11 @@ function noteOnIssue(
   action: string,
   at: string,
 ): void {
-  const reference = referenceOf(caller.db, issueTarget(other), { projectId: issue.project_id })
-  if (caller.user) addSystemNote(caller.db, issueTarget(issue), caller.user.id, `${words} ${reference}`, action)
+  const ref = issueTarget(other)
+  const reference = referenceOf(caller.db, ref, { projectId: issue.project_id })
+  // The other issue is the note's source, so the notes list hides it from whoever may not read that issue.
+  if (caller.user)
+    addSystemNote(caller.db, issueTarget(issue), caller.user.id, `${words} ${reference}`, action, { ref })
   updateIssueRow(caller.db, issue.id, { updated_at: at })
 }
 
