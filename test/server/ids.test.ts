@@ -140,6 +140,38 @@ describe('ids are never reused', () => {
     expect(await created(`${base}/issues`, { title: 'after' }, 'iid')).toBe(newest + 1)
   })
 
+  it('deleting the newest merge request, milestone or epic does not free its iid', async () => {
+    const base = `/projects/${projectId}`
+    await commitFiles(s, ROOT_TOKEN, projectId, 'iid-topic', { 'iid.txt': 'x' }, { startBranch: 'main' })
+    const mr = await call('POST', `${base}/merge_requests`, {
+      source_branch: 'iid-topic',
+      target_branch: 'main',
+      title: 'newest',
+    })
+    expect(mr.status).toBe(201)
+    await deleted(`${base}/merge_requests/${mr.body.iid as number}`)
+    const mrAgain = await call('POST', `${base}/merge_requests`, {
+      source_branch: 'iid-topic',
+      target_branch: 'main',
+      title: 'after',
+    })
+    expect(mrAgain.body.iid).toBe((mr.body.iid as number) + 1)
+
+    const milestone = await call('POST', `${base}/milestones`, { title: 'newest milestone' })
+    await deleted(`${base}/milestones/${milestone.body.id as number}`)
+    const milestoneAgain = await call('POST', `${base}/milestones`, { title: 'after milestone' })
+    expect(milestoneAgain.body.iid).toBe((milestone.body.iid as number) + 1)
+
+    const group = await created('/groups', { name: 'iid-group', path: 'iid-group' })
+    const epic = await call('POST', `/groups/${group}/epics`, { title: 'newest epic' })
+    await deleted(`/groups/${group}/epics/${epic.body.iid as number}`)
+    const epicAgain = await call('POST', `/groups/${group}/epics`, { title: 'after epic' })
+    expect([epicAgain.body.iid, epicAgain.body.id]).toEqual([
+      (epic.body.iid as number) + 1,
+      expect.toSatisfy((id: number) => id > (epic.body.id as number)),
+    ])
+  })
+
   it('a pipeline created after the newest one was deleted gets a new id', async () => {
     await commitFiles(s, ROOT_TOKEN, projectId, 'main', { '.gitlab-ci.yml': 'build:\n  script: make\n' })
     const [first] = await pipelinesOf(s, ROOT_TOKEN, projectId)
