@@ -46,6 +46,11 @@ const BASE_ENV: Readonly<Record<string, string>> = {
   LC_ALL: 'C',
   // Paths from callers are file names, never pathspec magic: `:(glob)**` names a file called that.
   GIT_LITERAL_PATHSPECS: '1',
+  // Local repositories only (a fork's fetch names its source's directory): no http, ssh, git://
+  // or ext:: transport, whatever a URL, a config or a submodule names. The one command that may
+  // reach another host, platform/git/fetch-remote.ts, allows http and https to the addresses the
+  // outbound guard checked.
+  GIT_ALLOW_PROTOCOL: 'file',
 }
 
 function gitEnv(opts: GitOptions): NodeJS.ProcessEnv {
