@@ -222,6 +222,7 @@ export function environmentsByIds(db: Db, ids: readonly number[]): Map<number, E
   return map
 }
 
+/** A deployment to record. */
 export interface NewDeployment {
   readonly projectId: number
   readonly environmentId: number
@@ -229,6 +230,7 @@ export interface NewDeployment {
   readonly sha: string
   readonly tag: boolean
   readonly userId: number | null
+  /** The CI job that deploys; null for deployments made through the API. */
   readonly deployableId: number | null
   readonly status: DeploymentStatus
 }

@@ -25,6 +25,7 @@ import {
   type EnvironmentChanges,
   type EnvironmentRow,
   type EnvironmentTier,
+  type NewDeployment,
   makeEnvironmentAvailable,
 } from './queries'
 import { usersByIds } from '../users'
@@ -194,18 +195,6 @@ export function ensureEnvironment(
   })()
 }
 
-export interface NewDeploymentInput {
-  readonly projectId: number
-  readonly environmentId: number
-  readonly ref: string
-  readonly sha: string
-  readonly tag: boolean
-  readonly userId: number | null
-  /** The CI job that deploys; null for deployments made through the API. */
-  readonly deployableId: number | null
-  readonly status: DeploymentStatus
-}
-
 /** A successful deployment starts a stopped environment again and cancels its scheduled deletion. */
 function afterStatus(db: Db, deployment: DeploymentRow): void {
   if (deployment.status !== 'success') return
@@ -213,7 +202,7 @@ function afterStatus(db: Db, deployment: DeploymentRow): void {
 }
 
 /** Records a deployment to an environment (iid per project). */
-export function createDeployment(db: Db, input: NewDeploymentInput): DeploymentRow {
+export function createDeployment(db: Db, input: NewDeployment): DeploymentRow {
   return db.transaction(() => {
     const deployment = insertDeployment(db, input)
     afterStatus(db, deployment)
