@@ -29,7 +29,7 @@ import { checkAvatar, removeUserAvatar, saveUserAvatar } from './avatars'
 import { userAdmin, userBasic, type UserExtras } from './entity'
 import { canReadProfile } from './policy'
 import { conflict, forbidden, validationFailed } from '../../platform/http/errors'
-import { recordAudit } from '../audit-events'
+import { recordAudit, type AuditChange } from '../audit-events'
 import { exceeds, TEXT_LIMITS, tooLong } from '../../platform/text/limits'
 
 /** Attributes accepted by `POST /users` and `PUT /users/:id`, after schema coercion. */
@@ -212,14 +212,7 @@ export function createUser(caller: Caller, attrs: UserAttributes, avatar?: Multi
       upsertIdentity(db, created.id, attrs.provider, attrs.extern_uid)
     return created
   })()
-  recordAudit(caller, {
-    entityType: 'User',
-    entityId: user.id,
-    entityPath: user.username,
-    targetType: 'User',
-    targetDetails: user.username,
-    change: { add: 'user', custom_message: `User ${user.username} created` },
-  })
+  recordUserAudit(caller, user, { add: 'user', custom_message: `User ${user.username} created` })
   if (avatar) return setUserAvatar(caller, user.id, avatar)
   return findUserById(db, user.id) as UserRow
 }
@@ -259,14 +252,7 @@ export function modifyUser(caller: Caller, user: UserRow, attrs: UserAttributes,
     const from = user[column]
     const to = updated[column]
     if (from === to) continue
-    recordAudit(caller, {
-      entityType: 'User',
-      entityId: user.id,
-      entityPath: updated.username,
-      targetType: 'User',
-      targetDetails: updated.username,
-      change: { change: column, from, to },
-    })
+    recordUserAudit(caller, updated, { change: column, from, to })
   }
   if (columns.password_hash !== undefined) {
     recordAudit(caller, {
@@ -279,17 +265,22 @@ export function modifyUser(caller: Caller, user: UserRow, attrs: UserAttributes,
   return avatar ? setUserAvatar(caller, user.id, avatar) : updated
 }
 
-/** Sets a user's state (block, unblock, deactivate, activate) and records why in the audit log. */
-export function setUserState(caller: Caller, user: UserRow, state: string, message: string): UserRow {
-  const updated = updateUser(caller.db, user.id, { state })
+/** Records an audit event about a user's account: the user is both its entity and its target. */
+function recordUserAudit(caller: Caller, user: Pick<UserRow, 'id' | 'username'>, change: AuditChange): void {
   recordAudit(caller, {
     entityType: 'User',
     entityId: user.id,
     entityPath: user.username,
     targetType: 'User',
     targetDetails: user.username,
-    change: { custom_message: message },
+    change,
   })
+}
+
+/** Sets a user's state (block, unblock, deactivate, activate) and records why in the audit log. */
+export function setUserState(caller: Caller, user: UserRow, state: string, message: string): UserRow {
+  const updated = updateUser(caller.db, user.id, { state })
+  recordUserAudit(caller, user, { custom_message: message })
   return updated
 }
 
@@ -314,14 +305,7 @@ export function removeUser(caller: Caller, user: UserRow, hardDelete: boolean): 
       }
     }
   }
-  recordAudit(caller, {
-    entityType: 'User',
-    entityId: user.id,
-    entityPath: user.username,
-    targetType: 'User',
-    targetDetails: user.username,
-    change: { remove: 'user', custom_message: `User ${user.username} scheduled for deletion` },
-  })
+  recordUserAudit(caller, user, { remove: 'user', custom_message: `User ${user.username} scheduled for deletion` })
   removeUserAvatar(ctx, user.id)
 }
 
