@@ -60,14 +60,14 @@ function freePort(): Promise<number> {
   })
 }
 
-interface BenchServer {
+export interface BenchServer {
   readonly url: string
   readonly port: number
   readonly child: ChildProcess
 }
 
 /** Burrow Server as a child process; `port` to start it again where it was. Resolves once `/version` answers (polled every 10 ms). */
-async function startServer(dataDir: string, token: string, port?: number): Promise<BenchServer> {
+export async function startServer(dataDir: string, token: string, port?: number): Promise<BenchServer> {
   const listenOn = port ?? (await freePort())
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs')
   const child = spawn(
@@ -92,7 +92,7 @@ async function startServer(dataDir: string, token: string, port?: number): Promi
   throw new Error('Burrow Server did not start')
 }
 
-async function stopServer(server: BenchServer): Promise<void> {
+export async function stopServer(server: BenchServer): Promise<void> {
   if (server.child.exitCode !== null) return
   const exited = new Promise((resolve) => server.child.once('exit', resolve))
   server.child.kill('SIGTERM')
@@ -150,7 +150,7 @@ async function reconnectReplay(
 }
 
 /** Rows straight into the server's database (as bench/issues.ts does): a group root owns, its projects, issues, merge requests, labels. */
-function seedServer(dataDir: string, issues: number, mergeRequests: number): number[] {
+export function seedServer(dataDir: string, issues: number, mergeRequests: number): number[] {
   const db = new Database(join(dataDir, 'burrow.sqlite3'))
   db.pragma('busy_timeout = 10000')
   const rootId = db.prepare("SELECT id FROM users WHERE username = 'root'").pluck().get() as number

@@ -5,9 +5,21 @@ import type { Cache } from './cache'
 /** A word of a query as the index sees it: lowercased, without diacritics; each matches as a prefix of a token. */
 type Term = string
 
+/**
+ * A character of a word as unicode61 sees it: a letter or a digit. SQLite's tables are of an
+ * older Unicode, in which 21 of today's letters (New Tai Lue and Vedic signs, marks then) part
+ * words; they part them here too, so a typed word is never two words of the index, a phrase,
+ * which the index cannot answer (it keeps no positions since migration 142).
+ */
+const WORD_CHAR = String.raw`(?![\u19B0-\u19C0\u19C8\u19C9\u1CF2\u1CF3])[\p{L}\p{N}]`
+/** Runs of word characters; shared, as matchAll walks a copy of the regex it is given. */
+const WORDS = new RegExp(`(?:${WORD_CHAR})+`, 'gu')
+const ONE_WORD_CHAR = new RegExp(`^${WORD_CHAR}$`, 'u')
+const isWordChar = (c: string): boolean => ONE_WORD_CHAR.test(c)
+
 /** The searchable words of what a person typed (runs of letters and digits, as unicode61 tokenizes), folded. */
 export function queryTerms(input: string): Term[] {
-  return [...fold(input).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
+  return [...fold(input).matchAll(WORDS)].map((m) => m[0])
 }
 
 /**
@@ -111,7 +123,7 @@ const matchesTerm = (token: string, terms: readonly Term[]): boolean => terms.so
 
 /** Whether every term starts a token of `text`. */
 export function hasAllTerms(text: string, terms: readonly Term[]): boolean {
-  const tokens = [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
+  const tokens = [...fold(text).matchAll(WORDS)].map((m) => m[0])
   return terms.every((t) => tokens.some((token) => token.startsWith(t)))
 }
 
@@ -119,7 +131,7 @@ export function hasAllTerms(text: string, terms: readonly Term[]): boolean {
 export function markTerms(text: string, terms: readonly Term[]): SnippetPart[] {
   const parts: SnippetPart[] = []
   let last = 0
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const m of text.matchAll(WORDS)) {
     if (!matchesTerm(fold(m[0]), terms)) continue
     if (m.index > last) parts.push({ text: text.slice(last, m.index), match: false })
     parts.push({ text: m[0], match: true })
@@ -148,7 +160,7 @@ function snippetText(markdown: string): string {
 function excerpt(text: string, terms: readonly Term[]): SnippetPart[] {
   // Only the tokens up to the first match are looked at, however long the description.
   let first = -1
-  for (const m of (text.length > 20_000 ? text.slice(0, 20_000) : text).matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const m of (text.length > 20_000 ? text.slice(0, 20_000) : text).matchAll(WORDS)) {
     if (matchesTerm(fold(m[0]), terms)) {
       first = m.index
       break
@@ -157,9 +169,9 @@ function excerpt(text: string, terms: readonly Term[]): SnippetPart[] {
   const start = Math.max(0, (first < 0 ? 0 : first) - 60)
   // A token cut at the window's edge would be marked by what is left of it: widen to whole tokens.
   let end = Math.min(text.length, start + 160)
-  while (end < text.length && /[\p{L}\p{N}]/u.test(text[end])) end++
+  while (end < text.length && isWordChar(text[end])) end++
   let from = start
-  while (from > 0 && /[\p{L}\p{N}]/u.test(text[from - 1])) from--
+  while (from > 0 && isWordChar(text[from - 1])) from--
   const out: SnippetPart[] = from > 0 ? [{ text: '…', match: false }] : []
   out.push(...markTerms(text.slice(from, end), terms))
   if (end < text.length) out.push({ text: '…', match: false })

@@ -6,6 +6,7 @@ import notify from './0100-notify'
 import avatars from './0120-avatars'
 import search from './0140-search'
 import searchPrefix from './0141-search-prefix'
+import searchDetailColumn from './0142-search-detail-column'
 import repos from './0160-repos'
 import scrubSecrets from './0170-scrub-secrets'
 
@@ -34,6 +35,7 @@ export const cacheMigrations: readonly CacheMigration[] = [
   avatars,
   search,
   searchPrefix,
+  searchDetailColumn,
   repos,
   scrubSecrets,
 ]
