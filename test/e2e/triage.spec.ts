@@ -57,6 +57,7 @@ async function pick(page: Page, text: string): Promise<void> {
 }
 
 interface ServerIssue {
+  readonly iid: number
   readonly state: string
   readonly title: string
   readonly description: string | null
@@ -415,6 +416,48 @@ test('triage on the list from the keyboard: j moves, l labels and a assigns the 
       { timeout: 30_000 },
     )
     .toEqual([true, !wasAssigned])
+})
+
+test('a row’s labels that do not fit end in +N: whole labels before it, the ones left out named in its tooltip', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 900, height: 800 })
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to issues')
+  const href = (await page.locator('.work-item-row__title').first().getAttribute('href')) ?? ''
+  const [, projectId] = /projects\/(\d+)\//.exec(href) ?? []
+  // Every label of the project on one new issue: more than the half line a row gives its labels at 900 px.
+  const names = (await api<{ name: string }[]>('GET', `/projects/${projectId}/labels?per_page=100`)).map((l) => l.name)
+  expect(names.length).toBeGreaterThan(4)
+  const issue = await api<ServerIssue>('POST', `/projects/${projectId}/issues`, {
+    title: 'Labelled with everything',
+    labels: names.join(','),
+  })
+  await runCommand(page, 'sync now')
+  const row = page.locator('.work-item-row').filter({ has: page.locator(`a[href$="/issues/${issue.iid}"]`) })
+  const more = row.getByTestId('labels-more')
+  await expect(more).toBeVisible({ timeout: 60_000 })
+  const hidden = Number((await more.textContent())?.replace('+', ''))
+  const chips = row.locator('.label-chip-line__chips > .label-chip')
+  const inRow = await chips.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.label ?? ''))
+  expect(inRow).toHaveLength(issue.labels.length)
+  expect(hidden).toBeGreaterThan(0)
+  expect(hidden).toBeLessThan(inRow.length)
+  // The chips before +N are whole, inside the line; the rest are below it, out of sight.
+  const line = (await row.locator('.label-chip-line__chips').boundingBox())!
+  for (const [i, chip] of (await chips.all()).entries()) {
+    const box = (await chip.boundingBox())!
+    if (i < inRow.length - hidden) expect(box.x + box.width, inRow[i]).toBeLessThanOrEqual(line.x + line.width + 0.5)
+    else expect(box.y, inRow[i]).toBeGreaterThanOrEqual(line.y + line.height)
+  }
+  await more.focus()
+  const list = page.getByTestId('labels-more-list')
+  await expect(list).toBeVisible()
+  expect(
+    await list.locator('.label-chip').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.label)),
+  ).toEqual(inRow.slice(inRow.length - hidden))
+  await expect(more).toHaveAttribute('aria-label', `${hidden} more labels: ${inRow.slice(-hidden).join(', ')}`)
+  await shot(page, 'issues-labels-more')
 })
 
 test('editing the title meets someone else’s newer title: both side by side, resolved with an edited version', async ({
