@@ -163,11 +163,6 @@ export function activityEvents(
   return out
 }
 
-/** GitLab's milestone reference: `%title`, quoted when the title is more than one word. */
-export function milestoneReference(title: string): string {
-  return /^[\w.-]+$/u.test(title) ? `%${title}` : `%"${title}"`
-}
-
 /**
  * `entries` (the discussions, in the order given) with `events` placed among them by time: an
  * event goes before the first entry that is later, and after entries of the same moment.
@@ -203,7 +198,8 @@ export type SentencePiece =
 
 /**
  * What GitLab's web UI writes for an event after its author, in pieces: "added ~a ~b labels and
- * removed ~c label", "changed milestone to %3.6", "removed milestone %3.6", "closed", "closed via
+ * removed ~c label", "changed milestone to 3.6", "removed milestone 3.6" (the title as it reads, not
+ * the `%"Release 3.6"` reference syntax), "closed", "closed via
  * merge request !12", "closed via commit 1a2b3c4d". `projectId` is the item's project (null for
  * an epic): a merge request elsewhere is named in full.
  */
@@ -224,7 +220,7 @@ export function eventSentence(event: ActivityEvent, projectId: number | null): S
     const verb = event.action === 'add' ? 'changed milestone to' : 'removed milestone'
     return event.milestone === null
       ? [text(verb)]
-      : [text(`${verb} `), { type: 'milestone', text: milestoneReference(event.milestone) }]
+      : [text(`${verb} `), { type: 'milestone', text: event.milestone }]
   }
   const out: SentencePiece[] = [text(event.state)]
   const mr = event.mergeRequest

@@ -143,11 +143,12 @@ describe('WorkDiscussions resource events', () => {
     )
     await flushPromises()
     expect(lines(wrapper)).toEqual([
-      'Bob Builder changed milestone to %3.6',
+      'Bob Builder changed milestone to 3.6',
       'Rita Reporter changed the description',
       'Rita Reporter added bug label',
       expect.stringContaining('Looks good'),
-      'Bob Builder removed milestone %"Next release"',
+      // The milestone's title as it reads, not the reference syntax (%"Next release").
+      'Bob Builder removed milestone Next release',
       'Rita Reporter closed',
     ])
     expect(reads()).toEqual([
