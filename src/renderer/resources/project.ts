@@ -1428,14 +1428,17 @@ export const projectProtectedTags: ResourceDescription = {
 
 /** A release's milestones as the lists show them (titles). */
 const milestoneTitles = (r: Item): string[] => ((r.milestones as Item[] | undefined) ?? []).map((m) => String(m.title))
-/** A release's asset links, each opening its URL. */
-const assetLinks = (r: Item): NamedLink[] =>
+const RELEASE_LINK_TYPES = options('other', 'runbook', 'image', 'package')
+/** A release's asset links, each opening its URL, their kind in words (`runbook` → Runbook) as the Add link form offers it. */
+export const assetLinks = (r: Item): NamedLink[] =>
   (((r.assets as Item | undefined)?.links as Item[] | undefined) ?? []).map((l) => ({
     name: String(l.name),
     url: String(l.url),
-    kind: typeof l.link_type === 'string' ? l.link_type : undefined,
+    kind:
+      typeof l.link_type === 'string'
+        ? (RELEASE_LINK_TYPES.find((o) => o.value === l.link_type)?.label ?? humanize(l.link_type))
+        : undefined,
   }))
-const RELEASE_LINK_TYPES = options('other', 'runbook', 'image', 'package')
 
 export const projectReleases: ResourceDescription = {
   key: 'releases',
