@@ -178,6 +178,8 @@ test('creates a user: the password rule is checked before sending, then the new 
   await expect(page.locator('[data-field="email"]')).toHaveText('grace@navy.example')
   const [created] = await api<{ id: number; state: string }[]>('GET', '/users?username=grace')
   expect(created.state).toBe('active')
+  // The ID other APIs ask for, shown plainly.
+  await expect(page.locator('[data-field="id"]')).toHaveText(String(created.id))
   await shot(page, 'resources-admin-user-detail-dark')
 
   // Block asks first, then the detail shows the new state.

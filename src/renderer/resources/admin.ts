@@ -62,6 +62,8 @@ export const adminUsers: ResourceDescription = {
     fields: [
       { field: 'name', label: 'Name' },
       { field: 'username', label: 'Username', format: 'code' },
+      // The number other APIs and the admin's scripts ask for (user_id, assignee_ids).
+      { field: 'id', label: 'User ID', format: 'code' },
       { field: 'email', label: 'Email' },
       { field: 'state', label: 'State', format: 'state' },
       { field: 'is_admin', label: 'Administrator', format: 'boolean' },

@@ -26,6 +26,7 @@ import {
   projectPagesDomains,
   projectProtectedEnvironments,
   projectRunners,
+  assetLinks,
 } from '../../../src/renderer/resources/project'
 import { RUNNER_FILTERS } from '../../../src/renderer/resources/shared'
 import { checkApiPath } from '../../../src/shared/ipc/api-path'
@@ -314,6 +315,26 @@ describe('projectLanguages', () => {
     ])
     expect(rowsOf?.([])).toEqual([])
     expect(rowsOf?.(null)).toEqual([])
+  })
+})
+
+describe('words on screen, not API values', () => {
+  it('names a release link’s kind in words (runbook → Runbook), an unknown one humanized', () => {
+    const release = {
+      assets: {
+        links: [
+          { name: 'Runbook', url: 'https://example.com/r', link_type: 'runbook' },
+          { name: 'Checksums', url: 'https://example.com/c', link_type: 'other' },
+          { name: 'Disk', url: 'https://example.com/d', link_type: 'disk_image' },
+          { name: 'Old', url: 'https://example.com/o' },
+        ],
+      },
+    }
+    expect(assetLinks(release).map((l) => l.kind)).toEqual(['Runbook', 'Other', 'Disk image', undefined])
+  })
+
+  it('shows an admin the user’s ID in the user’s detail', () => {
+    expect(adminUsers.detail?.fields.find((f) => f.field === 'id')?.label).toBe('User ID')
   })
 })
 
