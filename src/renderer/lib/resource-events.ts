@@ -218,9 +218,7 @@ export function eventSentence(event: ActivityEvent, projectId: number | null): S
   }
   if (event.kind === 'milestone') {
     const verb = event.action === 'add' ? 'changed milestone to' : 'removed milestone'
-    return event.milestone === null
-      ? [text(verb)]
-      : [text(`${verb} `), { type: 'milestone', text: event.milestone }]
+    return event.milestone === null ? [text(verb)] : [text(`${verb} `), { type: 'milestone', text: event.milestone }]
   }
   const out: SentencePiece[] = [text(event.state)]
   const mr = event.mergeRequest
