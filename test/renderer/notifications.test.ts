@@ -118,6 +118,26 @@ describe('announcements in the page', () => {
     expect(shown).toEqual([])
   })
 
+  it('the inbox closes, read, on Escape and when the page changes', async () => {
+    const { wrapper, router, announce } = mountShell('websocket')
+    await flushPromises()
+    announce(mention)
+    const inboxShown = () => document.querySelector('[data-testid="inbox"]') !== null
+    await wrapper.find('[data-testid="inbox-open"]').trigger('click')
+    await flushPromises()
+    expect(inboxShown()).toBe(true)
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }))
+    await flushPromises()
+    expect(inboxShown()).toBe(false)
+    expect(useNotificationsStore().unread).toBe(0)
+    await wrapper.find('[data-testid="inbox-open"]').trigger('click')
+    await flushPromises()
+    expect(inboxShown()).toBe(true)
+    await router.push('/todos')
+    await flushPromises()
+    expect(inboxShown()).toBe(false)
+  })
+
   it("raises none without the browser's permission, and asks for it from the inbox's button", async () => {
     FakeNotification.permission = 'default'
     const { wrapper, announce } = mountShell('websocket')
