@@ -5,8 +5,8 @@ import { restApi, runCommand, shot } from './support/page'
 // A first day with Burrow against the demo on a real Burrow Server, done as a new user does it:
 // an issue written with everything the form offers (markdown, a mention, a #ref, a scoped label,
 // milestone, assignee, due date, confidential), edited, commented, closed and reopened with Undo;
-// search by words, by reference and by project path. Serial: the first test adds the account and
-// syncs.
+// search by words, by reference and by project path; a merge request started from its list.
+// Serial: the first test adds the account and syncs.
 test.describe.configure({ mode: 'serial' })
 
 let burrow: RunningBurrow
@@ -269,4 +269,52 @@ test('search finds by title words, description words, #12, !4 and a project path
   await shot(page, 'first-day-search-path')
   await projectHit.first().locator('a').click()
   await expect(page.getByTestId('repo-title')).toHaveText(project.path_with_namespace)
+})
+
+test('the merge request list’s New merge request asks for the project, then a branch; with a reviewer and Draft it lands once', async ({
+  page,
+}) => {
+  test.setTimeout(150_000)
+  const branches = await api<{ name: string }[]>('GET', `/projects/${project.id}/repository/branches?per_page=100`)
+  const open = await api<{ source_branch: string }[]>(
+    'GET',
+    `/projects/${project.id}/merge_requests?state=opened&per_page=100`,
+  )
+  const branch = branches.find((b) => b.name !== 'main' && !open.some((m) => m.source_branch === b.name))
+  if (branch === undefined) throw new Error('no branch without an open merge request')
+  const users = await api<Person[]>('GET', `/projects/${project.id}/users?per_page=100`)
+  const reviewer = users.find((u) => u.username !== burrow.user.username)
+  if (reviewer === undefined) throw new Error('no other project user')
+
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to merge requests')
+  await page.getByTestId('new-merge-request').click()
+  const dialog = page.getByTestId('mr-create-dialog')
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByTestId('mr-create-submit')).toBeDisabled()
+  await choose(page, dialog.getByTestId('mr-create-project'), project.path_with_namespace)
+  await choose(page, dialog.getByTestId('mr-create-source'), branch.name)
+  await expect(dialog.getByTestId('mr-create-target')).toContainText('main')
+  await expect(dialog.getByTestId('mr-create-title').locator('input')).not.toHaveValue('')
+  await dialog.getByTestId('mr-create-title').locator('input').fill('First-day merge request')
+  await choose(page, dialog.getByTestId('mr-create-reviewers'), `@${reviewer.username})`)
+  await page.keyboard.press('Escape')
+  await dialog.getByTestId('mr-create-draft').click()
+  await expect(dialog.getByTestId('mr-create-title').locator('input')).toHaveValue('Draft: First-day merge request')
+  await shot(page, 'first-day-mr-form')
+  await dialog.getByTestId('mr-create-submit').click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page).toHaveURL(/\/merge_requests\/\d+$/, { timeout: 30_000 })
+  const mrs = await api<{ title: string; draft: boolean; target_branch: string; reviewers: { id: number }[] }[]>(
+    'GET',
+    `/projects/${project.id}/merge_requests?source_branch=${encodeURIComponent(branch.name)}&state=opened`,
+  )
+  expect(mrs).toHaveLength(1)
+  expect(mrs[0]).toMatchObject({ title: 'Draft: First-day merge request', draft: true, target_branch: 'main' })
+  expect(mrs[0].reviewers.map((r) => r.id)).toEqual([reviewer.id])
+
+  // The palette offers the same form.
+  await runCommand(page, 'New merge request')
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByTestId('mr-create-project')).toBeVisible()
 })

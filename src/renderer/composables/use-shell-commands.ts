@@ -1,7 +1,7 @@
 import { useRouter } from 'vue-router'
 import { useCommands } from './use-commands'
 import { FAMILIES } from '../navigation'
-import { useAccountsStore } from '../stores/accounts'
+import { ALL_ACCOUNTS, useAccountsStore } from '../stores/accounts'
 import { useAppStore } from '../stores/app'
 import { useCommandsStore } from '../stores/commands'
 import { useCreateItemStore } from '../stores/create-item'
@@ -75,6 +75,17 @@ export function useShellCommands(): void {
       keywords: 'create add new issue bug report',
       enabled: signedIn,
       run: () => create.newIssue(),
+    },
+    {
+      id: 'merge-request.create',
+      title: 'New merge request…',
+      group: 'Create',
+      keywords: 'create add new mr merge request branch review',
+      enabled: signedIn,
+      run: () =>
+        create.newMergeRequest({
+          accountId: accounts.selection === ALL_ACCOUNTS ? accounts.accounts[0].id : accounts.selection,
+        }),
     },
     {
       id: 'nav.home',

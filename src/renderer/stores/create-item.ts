@@ -7,10 +7,13 @@ export interface NewIssueRequest {
   readonly projectId?: number
 }
 
-/** Where a new merge request starts: a project, and the branch or the issue it is for when known. */
+/**
+ * Where a new merge request starts: the account, and the project, branch or issue it is for when
+ * known (without a project the form asks for one).
+ */
 export interface NewMergeRequestRequest {
   readonly accountId: string
-  readonly projectId: number
+  readonly projectId?: number
   readonly sourceBranch?: string
   /** The issue the work is for: its branch is proposed (and made first when missing), its title and `Closes #n` used. */
   readonly issue?: { readonly iid: number; readonly title: string; readonly confidential?: boolean }
