@@ -5,7 +5,8 @@ import { restApi, runCommand, shot } from './support/page'
 // A first day with Burrow against the demo on a real Burrow Server, done as a new user does it:
 // an issue written with everything the form offers (markdown, a mention, a #ref, a scoped label,
 // milestone, assignee, due date, confidential), edited, commented, closed and reopened with Undo;
-// search by words, by reference and by project path; a merge request started from its list.
+// search by words, by reference and by project path; a merge request started from its list; three
+// writes made with the server stopped, one meeting a newer edit on the server, replayed in order.
 // Serial: the first test adds the account and syncs.
 test.describe.configure({ mode: 'serial' })
 
@@ -35,6 +36,10 @@ interface ServerIssue {
 const api = restApi(
   () => burrow.serverUrl,
   () => burrow.user.token,
+)
+const rootApi = restApi(
+  () => burrow.serverUrl,
+  () => burrow.rootToken,
 )
 
 test.beforeAll(async () => {
@@ -317,4 +322,50 @@ test('the merge request list’s New merge request asks for the project, then a 
   await runCommand(page, 'New merge request')
   await expect(dialog).toBeVisible()
   await expect(dialog.getByTestId('mr-create-project')).toBeVisible()
+})
+
+test('three writes with the server stopped replay in order once it is back; the one that meets a newer server edit is a conflict', async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  const [first] = (
+    await api<ServerIssue[]>(
+      'GET',
+      `/projects/${project.id}/issues?per_page=20&state=opened&order_by=created_at&sort=asc`,
+    )
+  ).filter((i) => !i.confidential)
+  await page.goto(burrow.pageUrl)
+  await go(page, `/a/${accountId}/projects/${project.id}/issues/${first.iid}`)
+  await expect(page.getByTestId('issue-title')).toHaveText(first.title)
+  await burrow.setServerRunning(false)
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('status-sync')).toContainText('Offline', { timeout: 30_000 })
+
+  await page.getByTestId('comment-body').locator('textarea').fill('Written while the server was away')
+  await page.getByTestId('comment-submit').click()
+  await expect(page.getByTestId('note').filter({ hasText: 'Written while the server was away' })).toBeVisible()
+  await page.getByTestId('issue-edit').click()
+  await page.getByTestId('edit-title').locator('input').fill(`${first.title} (offline edit)`)
+  await page.getByTestId('edit-save').click()
+  await expect(page.getByTestId('issue-title')).toHaveText(`${first.title} (offline edit)`)
+  await page.getByTestId('issue-close').click()
+  await expect(page.getByTestId('issue-state')).toHaveText('Closed')
+  await expect(page.getByTestId('status-outbox')).toContainText('3')
+  await shot(page, 'first-day-offline-three')
+
+  await burrow.setServerRunning(true)
+  await rootApi('PUT', `/projects/${project.id}/issues/${first.iid}`, { title: `${first.title} (server edit)` })
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('item-outbox').or(page.getByTestId('status-outbox')).first()).toContainText(
+    /conflict/i,
+    { timeout: 60_000 },
+  )
+  await shot(page, 'first-day-offline-conflict')
+  const now = await api<ServerIssue>('GET', `/projects/${project.id}/issues/${first.iid}`)
+  expect(now.title).toBe(`${first.title} (server edit)`)
+  const notes = await api<{ body: string; system: boolean }[]>(
+    'GET',
+    `/projects/${project.id}/issues/${first.iid}/notes?per_page=100`,
+  )
+  expect(notes.filter((n) => n.body === 'Written while the server was away')).toHaveLength(1)
 })
