@@ -10,8 +10,13 @@ import {
   type MergeRequestRow,
 } from '../../src/server/modules/merge-requests/queries'
 import { insertProtectedBranch } from '../../src/server/modules/branches/protected-queries'
-import { mergeabilityIdle, queueMergeabilityCheck } from '../../src/server/modules/merge-requests/mergeability'
+import {
+  holdMergeabilityChecks,
+  mergeabilityIdle,
+  queueMergeabilityCheck,
+} from '../../src/server/modules/merge-requests/mergeability'
 import { onPush } from '../../src/server/platform/git/push-listeners'
+import { withClock } from '../../src/server/platform/db/connection'
 import type { ProjectRow } from '../../src/server/platform/db/rows'
 import { seedGroup, seedMember, seedProject } from '../helpers/fixtures'
 import { commitFiles, makeWorkRepo, remoteUrl, sh } from '../helpers/git'
@@ -137,14 +142,30 @@ describe('merging merge requests in real repositories', () => {
     const closed = findMergeRequestByIid(db, project.id, closedIid)
     const merged = findMergeRequestByIid(db, project.id, mergedIid)
     if (!closed || !merged) throw new Error('merge requests missing')
-    // Queue the checks, then change the state before they run (they start on the next turn).
-    queueMergeabilityCheck(s.app.burrow, closed.id)
-    queueMergeabilityCheck(s.app.burrow, merged.id)
-    updateMergeRequestRow(db, closed.id, { state: 'closed' })
-    updateMergeRequestRow(db, merged.id, { state: 'merged' })
-    await mergeabilityIdle(s.app.burrow)
-    expect(findMergeRequestByIid(db, project.id, closedIid)?.merge_status).toBe('cannot_be_merged')
-    expect(findMergeRequestByIid(db, project.id, mergedIid)?.merge_status).toBe('can_be_merged')
+    // Queue the checks, then change the state before they run (they start on the next turn). The
+    // clock stands still: the answers come within the millisecond of the state change, as they can.
+    const { closedRead, mergedRead } = await withClock(
+      () => new Date('2026-01-02T03:04:05.678Z'),
+      async () => {
+        queueMergeabilityCheck(s.app.burrow, closed.id)
+        queueMergeabilityCheck(s.app.burrow, merged.id)
+        // A client may read each in between: closed (or merged) and checking, at these updated_at.
+        const reads = {
+          closedRead: updateMergeRequestRow(db, closed.id, { state: 'closed' }),
+          mergedRead: updateMergeRequestRow(db, merged.id, { state: 'merged' }),
+        }
+        await mergeabilityIdle(s.app.burrow)
+        return reads
+      },
+    )
+    const closedNow = findMergeRequestByIid(db, project.id, closedIid)
+    const mergedNow = findMergeRequestByIid(db, project.id, mergedIid)
+    expect(closedNow?.merge_status).toBe('cannot_be_merged')
+    expect(mergedNow?.merge_status).toBe('can_be_merged')
+    // The answer still gets a later updated_at than the read, or a client syncing by updated_after
+    // would keep `checking`.
+    expect(String(closedNow?.updated_at) > closedRead.updated_at).toBe(true)
+    expect(String(mergedNow?.updated_at) > mergedRead.updated_at).toBe(true)
   })
 
   it('counts diverged commits with include_diverged_commits_count', async () => {
@@ -469,21 +490,18 @@ describe('merging merge requests in real repositories', () => {
     await pushBranchHandled('source-moved', { 'source-moved.txt': 'one\n' })
     const iid = await open('source-moved')
     await settled(iid)
-    // Read right after the merge request refresh, as a client could: the listener goes in just after
-    // the refresh, whose check starts on a later turn of the event loop, so it reads before the
-    // check can settle (at the end of the list, the pipeline listener's git work left it time to).
-    const handled = new Promise<MergeRequestRow | undefined>((resolve) => {
-      const listeners = s.app.burrow.pushListeners
-      const refresh = listeners.findIndex((l) => l.name === 'refreshAfterPush')
-      expect(refresh).toBeGreaterThanOrEqual(0)
-      listeners.splice(refresh + 1, 0, (push) => {
-        if (push.updates.some((u) => u.ref === 'refs/heads/source-moved'))
-          resolve(findMergeRequestByIid(s.app.burrow.db, project.id, iid))
-      })
-    })
-    await pushBranch('source-moved', { 'source-moved.txt': 'two\n' }, 'source-moved')
-    const read = await handled
-    expect(read?.merge_status).toBe('checking')
+    // Read once the push is handled, as a client could while the check runs: the check is held
+    // until then (it would otherwise race the listeners' git work, and could settle first).
+    const release = holdMergeabilityChecks(s.app.burrow)
+    let read: MergeRequestRow | undefined
+    try {
+      const handled = pushHandled('source-moved', () => findMergeRequestByIid(s.app.burrow.db, project.id, iid))
+      const head = await pushBranch('source-moved', { 'source-moved.txt': 'two\n' }, 'source-moved')
+      read = await handled
+      expect(read).toMatchObject({ head_sha: head, merge_status: 'checking' })
+    } finally {
+      release()
+    }
     expect(await settled(iid)).toMatchObject({ merge_status: 'can_be_merged' })
     expect((await changedSince(read?.updated_at as string)).find((mr) => mr.iid === iid)).toMatchObject({
       merge_status: 'can_be_merged',

@@ -72,6 +72,7 @@ export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
     return
   }
   const job = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => held.get(ctx))
     .then(() => checkMergeability(ctx, mrId))
     .catch((error: unknown) => {
       process.emitWarning(`mergeability check failed: ${error instanceof Error ? error.message : String(error)}`)
@@ -86,6 +87,22 @@ export function queueMergeabilityCheck(ctx: ServerContext, mrId: number): void {
       }
     })
   q.set(mrId, job)
+}
+
+// Per server, while checks are held: what they wait for before they start.
+const held = new WeakMap<ServerContext, Promise<void>>()
+
+/**
+ * Keeps queued checks from starting until the returned release is called (one hold at a time): what
+ * a client can read between a write that queues a check and its answer, made observable.
+ */
+export function holdMergeabilityChecks(ctx: ServerContext): () => void {
+  let release = (): void => undefined
+  held.set(ctx, new Promise<void>((resolve) => (release = resolve)))
+  return () => {
+    held.delete(ctx)
+    release()
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { AUTHORIZED_GROUPS_CTE, AUTHORIZED_PROJECTS_CTE } from '../../platform/a
 import type { IssueViewer } from '../../platform/auth/issue-read-queries'
 import type { Db } from '../../platform/db/connection'
 import { deleteNoteAwardsOf } from '../notes'
-import { nowIso } from '../../platform/db/connection'
+import { nowIso, nowIsoAfter } from '../../platform/db/connection'
 import { nextIid } from '../../platform/db/internal-ids'
 import { cachedStatement } from '../../platform/db/statements'
 import { findProjectById } from '../../platform/db/platform-queries'
@@ -150,10 +150,17 @@ export function openMergeRequestFromBranch(db: Db, projectId: number, branch: st
     .get(projectId, projectId, branch) as MergeRequestRow | undefined
 }
 
-/** Applies `changes`; `touch` (default true) bumps updated_at, false for background bookkeeping (mergeability). */
+/**
+ * Applies `changes`; `touch` (default true) moves updated_at on, always to a later value (two writes
+ * in one millisecond included), false for background bookkeeping (mergeability).
+ */
 export function updateMergeRequestRow(db: Db, id: number, changes: MergeRequestChanges, touch = true): MergeRequestRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined)
-  if (touch) entries.push(['updated_at', nowIso()])
+  if (touch) {
+    const stored = cachedStatement(db, 'SELECT updated_at FROM merge_requests WHERE id = ?').get(id) as
+      { updated_at: string } | undefined
+    entries.push(['updated_at', stored ? nowIsoAfter(stored.updated_at) : nowIso()])
+  }
   if (entries.length > 0) {
     db.prepare(`UPDATE merge_requests SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
       ...entries.map(([, v]) => v),

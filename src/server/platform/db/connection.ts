@@ -108,6 +108,17 @@ export function nowIso(): string {
 }
 
 /**
+ * nowIso, or a millisecond past `previous` when the clock has not passed it: a write that moves a
+ * row's updated_at must give it a value clients have not read, or a sync by `updated_after`
+ * (rows still at its cursor are the ones it holds) misses the change.
+ */
+export function nowIsoAfter(previous: string): string {
+  const now = currentTime()
+  const before = Date.parse(previous)
+  return Number.isNaN(before) || now.getTime() > before ? now.toISOString() : new Date(before + 1).toISOString()
+}
+
+/**
  * Runs `fn` with `nowIso` answering `time()` instead of the system clock, then restores it. The
  * seed (src/server/seed) writes a forge's past this way: content dated over past months, with
  * the same timestamps on every run. Only for work done before the server listens.
