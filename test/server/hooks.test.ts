@@ -610,6 +610,50 @@ describe('webhooks', () => {
     })
   })
 
+  describe('URL variables and custom headers of group and system hooks', () => {
+    it('sets and removes them for group Owners and administrators only, and refuses bad keys', async () => {
+      const group = await createHook({ url: `${receiver.url}/g-keys` }, groupOwner.token, `/groups/${top.id}/hooks`)
+      const system = await createHook({ url: `${receiver.url}/s-keys` }, ROOT_TOKEN, '/hooks')
+      const cases: [string, string, string, number][] = [
+        [groupOwner.token, `/groups/${top.id}/hooks/${String(group.id)}`, 'url_variables', 403],
+        [groupOwner.token, `/groups/${top.id}/hooks/${String(group.id)}`, 'custom_headers', 403],
+        [ROOT_TOKEN, `/hooks/${String(system.id)}`, 'url_variables', 403],
+      ]
+      for (const [token, base, set, refused] of cases) {
+        const key = set === 'url_variables' ? 'tenant' : 'X-Env'
+        const value = { value: 'acme' }
+        // Someone below the owner's role, and anonymous, change nothing.
+        expect([base, (await call(groupMaintainer.token, 'PUT', `${base}/${set}/${key}`, value)).statusCode]).toEqual([
+          base,
+          refused,
+        ])
+        expect([base, (await call(null, 'PUT', `${base}/${set}/${key}`, value)).statusCode]).toEqual([base, 401])
+        expect((await call(token, 'GET', base)).json()).toMatchObject({ [set]: [] })
+        // A value is required; a key must be a variable name or a header name.
+        expect([base, (await call(token, 'PUT', `${base}/${set}/${key}`, {})).statusCode]).toEqual([base, 400])
+        const bad = await call(token, 'PUT', `${base}/${set}/bad%20key`, value)
+        expect([base, bad.statusCode, bad.json()]).toEqual([base, 422, { message: 'Illegal key or value' }])
+        expect((await call(token, 'GET', base)).json()).toMatchObject({ [set]: [] })
+        expect([base, (await call(token, 'PUT', `${base}/${set}/${key}`, value)).statusCode]).toEqual([base, 204])
+        // The key is listed, never its value.
+        const shown = (await call(token, 'GET', base)).json() as Json
+        expect(shown[set]).toEqual([{ key }])
+        expect(JSON.stringify(shown)).not.toContain('acme')
+        expect([base, (await call(groupMaintainer.token, 'DELETE', `${base}/${set}/${key}`)).statusCode]).toEqual([
+          base,
+          refused,
+        ])
+        expect([base, (await call(token, 'DELETE', `${base}/${set}/${key}`)).statusCode]).toEqual([base, 204])
+        expect([base, (await call(token, 'DELETE', `${base}/${set}/${key}`)).statusCode]).toEqual([base, 404])
+        expect((await call(token, 'GET', base)).json()).toMatchObject({ [set]: [] })
+        expect([
+          base,
+          (await call(token, 'PUT', `${base.replace(/\d+$/, '999999')}/${set}/${key}`, value)).statusCode,
+        ]).toEqual([base, 404])
+      }
+    })
+  })
+
   describe('system hooks', () => {
     it('are for administrators, receive pushes as System Hook, and answer a test with the sample', async () => {
       expect((await call(maintainer.token, 'GET', '/hooks')).statusCode).toBe(403)

@@ -302,7 +302,9 @@ export function setHookKeyValue(
     if (!Object.hasOwn(map, key)) throw notFound(set === 'url_variables' ? 'URL variable' : 'Custom header')
     delete map[key]
   } else {
-    keyValueMap(set, [{ key, value }], set === 'url_variables' ? (k) => URL_VARIABLE_KEY.test(k) : validHeader)
+    // GitLab saves the hook with the new pair and answers its validation failure as a 422.
+    const valid = set === 'url_variables' ? URL_VARIABLE_KEY.test(key) : validHeader(key)
+    if (!valid) throw unprocessable('Illegal key or value')
     map[key] = value
   }
   const fields = fieldsOfRow(hook)
