@@ -14,8 +14,12 @@ export function humanMoveState(state: StorageMoveState): string {
   return state.replace('_', ' ')
 }
 
-/** The fields every kind of move shows (GitLab's RepositoryStorageMove entities share them). */
-function moveFields(row: StorageMoveRow) {
+// Each kind writes the shared move fields (GitLab's RepositoryStorageMove entities show them all) out: spread from a
+// helper at the head of a literal, they gave nearly every object V8 built a hidden class of its own, and a page of
+// 1,000 moves took several times as long to serialize.
+
+/** GitLab's Projects::RepositoryStorageMove entity: the move and its `project_ref` (null once deleted). */
+export function projectMoveEntity(row: StorageMoveRow, project: MovedProjectRow | undefined): ProjectStorageMove {
   return {
     id: row.id,
     created_at: row.created_at,
@@ -23,12 +27,30 @@ function moveFields(row: StorageMoveRow) {
     source_storage_name: row.source_storage_name,
     destination_storage_name: row.destination_storage_name,
     error_message: row.error_message,
+    project: project ? projectRef(project) : null,
   }
 }
 
-/** GitLab's Projects::RepositoryStorageMove entity: the move and its `project_ref` (null once deleted). */
-export function projectMoveEntity(row: StorageMoveRow, project: MovedProjectRow | undefined): ProjectStorageMove {
-  return { ...moveFields(row), project: project ? projectRef(project) : null }
+/** A moved snippet as GitLab's BasicSnippet shows it. */
+function movedSnippet(snippet: MovedSnippet, baseUrl: string): NonNullable<SnippetStorageMove['snippet']> {
+  const webUrl = snippet.project_full_path
+    ? `${baseUrl}/${snippet.project_full_path}/-/snippets/${snippet.id}`
+    : `${baseUrl}/-/snippets/${snippet.id}`
+  return {
+    id: snippet.id,
+    title: snippet.title,
+    description: snippet.description,
+    visibility: snippet.visibility,
+    author: userRefOrNull(snippet.author, baseUrl),
+    updated_at: snippet.updated_at,
+    created_at: snippet.created_at,
+    project_id: snippet.project_id,
+    web_url: webUrl,
+    raw_url: `${webUrl}/raw`,
+    // Snippets keep their content in the database: no repository to clone (see snippets/entity.ts).
+    ssh_url_to_repo: null,
+    http_url_to_repo: null,
+  }
 }
 
 /** GitLab's Snippets::RepositoryStorageMove entity: the move and its BasicSnippet (null once deleted). */
@@ -37,27 +59,14 @@ export function snippetMoveEntity(
   snippet: MovedSnippet | undefined,
   baseUrl: string,
 ): SnippetStorageMove {
-  if (!snippet) return { ...moveFields(row), snippet: null }
-  const webUrl = snippet.project_full_path
-    ? `${baseUrl}/${snippet.project_full_path}/-/snippets/${snippet.id}`
-    : `${baseUrl}/-/snippets/${snippet.id}`
   return {
-    ...moveFields(row),
-    snippet: {
-      id: snippet.id,
-      title: snippet.title,
-      description: snippet.description,
-      visibility: snippet.visibility,
-      author: userRefOrNull(snippet.author, baseUrl),
-      updated_at: snippet.updated_at,
-      created_at: snippet.created_at,
-      project_id: snippet.project_id,
-      web_url: webUrl,
-      raw_url: `${webUrl}/raw`,
-      // Snippets keep their content in the database: no repository to clone (see snippets/entity.ts).
-      ssh_url_to_repo: null,
-      http_url_to_repo: null,
-    },
+    id: row.id,
+    created_at: row.created_at,
+    state: humanMoveState(row.state),
+    source_storage_name: row.source_storage_name,
+    destination_storage_name: row.destination_storage_name,
+    error_message: row.error_message,
+    snippet: snippet ? movedSnippet(snippet, baseUrl) : null,
   }
 }
 
@@ -68,7 +77,12 @@ export function groupMoveEntity(
   baseUrl: string,
 ): GroupStorageMove {
   return {
-    ...moveFields(row),
+    id: row.id,
+    created_at: row.created_at,
+    state: humanMoveState(row.state),
+    source_storage_name: row.source_storage_name,
+    destination_storage_name: row.destination_storage_name,
+    error_message: row.error_message,
     group: group ? { id: group.id, web_url: `${baseUrl}/groups/${group.full_path}`, name: group.name } : null,
   }
 }

@@ -84,8 +84,15 @@ function workInformation(user: UserRow): string | null {
  */
 export function userPublic(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserPublic {
   const canRead = extras.canReadProfile ?? true
+  // userRef's fields written out: see userSelf.
   return {
-    ...userRef(user, baseUrl),
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    locked: isAccessLocked(user),
+    avatar_url: avatarUrl(user.avatar_url, baseUrl),
+    web_url: userWebUrl(baseUrl, user.username),
     created_at: canRead ? user.created_at : undefined,
     ...profileOf(user),
     followers: canRead ? (extras.followers ?? 0) : undefined,
@@ -120,10 +127,29 @@ function profileOf(user: UserRow): UserProfile {
 
 /** The self view (`GET /user`, GitLab's UserPublic): the public view plus the account's own settings. */
 export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserSelf {
+  // Written out, not spread from userRef: a spread at the head of a literal gives nearly every object V8 builds from
+  // it a hidden class of its own, and each field added after it a new one (building one took ~1 ms, and the admin
+  // view's list of 100 users 57 ms). Spreads after a written field share their classes.
   return {
-    ...userRef(user, baseUrl),
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    locked: isAccessLocked(user),
+    avatar_url: avatarUrl(user.avatar_url, baseUrl),
+    web_url: userWebUrl(baseUrl, user.username),
     created_at: user.created_at,
     ...profileOf(user),
+    ...accountOf(user, extras),
+  }
+}
+
+/** The fields the self view adds to the profile: the follow counters and the account's own settings. */
+type UserAccount = Omit<UserSelf, keyof UserRef | 'created_at' | keyof UserProfile>
+
+/** The fields the self and administrator views add to the profile. */
+function accountOf(user: UserRow, extras: UserExtras): UserAccount {
+  return {
     followers: extras.followers ?? 0,
     following: extras.following ?? 0,
     is_followed: extras.isFollowed,
@@ -155,8 +181,18 @@ export function userSelf(user: UserRow, baseUrl: string, extras: UserExtras = {}
 
 /** The administrator view (UserDetailsWithAdmin): the self view plus admin-only fields. */
 export function userAdmin(user: UserRow, baseUrl: string, extras: UserExtras = {}): UserAdmin {
+  // userSelf's fields written out: see userSelf.
   return {
-    ...userSelf(user, baseUrl, extras),
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    locked: isAccessLocked(user),
+    avatar_url: avatarUrl(user.avatar_url, baseUrl),
+    web_url: userWebUrl(baseUrl, user.username),
+    created_at: user.created_at,
+    ...profileOf(user),
+    ...accountOf(user, extras),
     is_admin: user.is_admin === 1,
     note: user.note,
     namespace_id: extras.namespaceId ?? null,
