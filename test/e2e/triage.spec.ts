@@ -460,6 +460,20 @@ test('a row’s labels that do not fit end in +N: whole labels before it, the on
   await shot(page, 'issues-labels-more')
 })
 
+test('a page opens at its top, not where the page before was scrolled', async ({ page }) => {
+  await page.setViewportSize({ width: 1360, height: 500 })
+  await page.goto(burrow.pageUrl)
+  await openIssue(page, 0)
+  const content = page.locator('.shell-layout__content-inner')
+  await content.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+  await expect.poll(() => content.evaluate((el) => el.scrollTop)).toBeGreaterThan(0)
+  await runCommand(page, 'go to to-dos')
+  await expect(page.getByTestId('todo-row').first()).toBeVisible()
+  // Taller than the window, so a kept scroll would show.
+  expect(await content.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true)
+  await expect.poll(() => content.evaluate((el) => el.scrollTop)).toBe(0)
+})
+
 test('editing the title meets someone else’s newer title: both side by side, resolved with an edited version', async ({
   page,
 }) => {
