@@ -610,6 +610,37 @@ describe('webhooks', () => {
     })
   })
 
+  describe('group hook tests', () => {
+    it("deliver a trigger's sample from the group's project to Owners' hooks; 403, 401, 400 and 422 otherwise", async () => {
+      await push()
+      const url = `/groups/${top.id}/hooks`
+      const hook = await createHook({ url: `${receiver.url}/group-test` }, groupOwner.token, url)
+      const test = (token: string | null, trigger: string, hookUrl = `${url}/${String(hook.id)}`) =>
+        call(token, 'POST', `${hookUrl}/test/${trigger}`)
+      expect((await test(groupMaintainer.token, 'push_events')).statusCode).toBe(403)
+      expect((await test(null, 'push_events')).statusCode).toBe(401)
+      expect((await test(groupOwner.token, 'nonsense')).statusCode).toBe(400)
+      expect((await test(groupOwner.token, 'push_events', `${url}/999999`)).statusCode).toBe(404)
+      expect(receiver.received).toEqual([])
+      const ok = await test(groupOwner.token, 'push_events')
+      expect([ok.statusCode, ok.json()]).toEqual([201, { message: '201 Created' }])
+      await receiver.waitFor(1)
+      expect(receiver.received).toHaveLength(1)
+      expect(receiver.received[0]).toMatchObject({
+        path: '/group-test',
+        body: { object_kind: 'push', project_id: project.id },
+      })
+      expect(receiver.received[0].headers['x-gitlab-event']).toBe('Push Hook')
+      // A group with no project has nothing to build the sample from.
+      const bare = seedGroup(s, { path: 'bare-hooks', visibility: 'private' })
+      seedMember(s, 'Namespace', bare.id, groupOwner.user.id, AccessLevel.OWNER)
+      const bareHook = await createHook({ url: receiver.url }, groupOwner.token, `/groups/${bare.id}/hooks`)
+      const none = await test(groupOwner.token, 'push_events', `/groups/${bare.id}/hooks/${String(bareHook.id)}`)
+      expect([none.statusCode, none.json()]).toEqual([422, { message: 'Ensure the group has a project.' }])
+      expect(receiver.received).toHaveLength(1)
+    })
+  })
+
   describe('URL variables and custom headers of group and system hooks', () => {
     it('sets and removes them for group Owners and administrators only, and refuses bad keys', async () => {
       const group = await createHook({ url: `${receiver.url}/g-keys` }, groupOwner.token, `/groups/${top.id}/hooks`)
