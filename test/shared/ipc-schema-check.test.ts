@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { Entity } from '../../src/shared/api/common'
-import { AccountId, Explained, PositiveInteger, schemaCheck } from '../../src/shared/ipc/schema-check'
+import { AccountId, argumentsCheck, Explained, PositiveInteger, schemaCheck } from '../../src/shared/ipc/schema-check'
+import { secretsValidators } from '../../src/shared/ipc/secrets-schema'
 
 /**
  * How schema checks word their refusals (src/shared/ipc/schema-check.ts): the `sentence` style the
@@ -91,5 +92,36 @@ describe('schema checks in the verbatim style', () => {
     [{ iid: 1, changes: 3 }, 'changes must be an object'],
   ])('words %j as its explanation says, with no path before it: %s', (value, problem) => {
     expect(check(value)).toBe(problem)
+  })
+})
+
+describe('argument lists', () => {
+  const list = argumentsCheck({ accountId: AccountId, 'params?': Entity({ limit: Type.Optional(PositiveInteger) }) })
+
+  it('counts the arguments against the declared list, optional ones marked', () => {
+    expect(list([])).toBe('expected [accountId, params?], got 0 argument(s)')
+    expect(list(['a', {}, 3])).toBe('expected [accountId, params?], got 3 argument(s)')
+    expect(argumentsCheck({})([1])).toBe('expected no arguments, got 1')
+  })
+
+  it("names the argument a refusal is about, before the argument's own problem", () => {
+    expect(list([''])).toBe('accountId: must be a non-empty string')
+    expect(list(['a', { limit: 0 }])).toBe('params: invalid limit')
+    expect(list(['a', { zz: 1 }])).toBe('params: unknown field zz')
+    expect(list(['a'])).toBeNull()
+    expect(list(['a', { limit: 5 }])).toBeNull()
+  })
+
+  it('accounts:use-encrypted-file takes one passphrase of 8 to 1024 characters, counted as the page counts them', () => {
+    const use = secretsValidators['accounts:use-encrypted-file']
+    const why = 'passphrase: must be a string of 8 to 1024 characters'
+    expect(use(['short'])).toBe(why)
+    expect(use(['x'.repeat(1025)])).toBe(why)
+    expect(use([12345678])).toBe(why)
+    expect(use([])).toBe('expected [passphrase], got 0 argument(s)')
+    expect(use(['long enough'])).toBeNull()
+    // Four emoji are 8 UTF-16 units (the form's count) but 4 code points (JSON Schema's minLength).
+    expect(use(['😀😀😀😀'])).toBeNull()
+    expect(secretsValidators['accounts:secret-storage'](['x'])).toBe('expected no arguments, got 1')
   })
 })

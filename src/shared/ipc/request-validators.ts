@@ -14,7 +14,7 @@ import { outboxValidators } from './outbox-schema'
 import { preferencesValidators } from './preferences-schema'
 import { reposValidators } from './repos'
 import { reviewValidators } from './review'
-import { secretsValidators } from './secrets'
+import { secretsValidators } from './secrets-schema'
 import { isAccountId } from './account-id'
 
 const noArgs: ArgsValidator = (args) => (args.length === 0 ? null : `expected no arguments, got ${args.length}`)

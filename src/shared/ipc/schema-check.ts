@@ -45,6 +45,37 @@ export function schemaCheck(schema: TSchema, options: string | CheckOptions = {}
   }
 }
 
+/** A request channel's arguments, in order, by name: a schema (checked in the list's style) or a check of its own. */
+export type ParameterList = Readonly<Record<string, TSchema | Check>>
+
+/**
+ * The check of a request channel's argument list, declared as its parameters in order by name; a
+ * name ending in `?` marks a trailing argument that may be left out. A wrong count reads
+ * `expected [accountId, params?], got 3 argument(s)` (or `expected no arguments, got 1`); an argument's refusal is its own, after its
+ * name (`accountId: must be a non-empty string`, `params: not: invalid labels`).
+ */
+export function argumentsCheck(
+  parameters: ParameterList,
+  options: CheckOptions = {},
+): (args: readonly unknown[]) => string | null {
+  const named = Object.entries(parameters).map(([name, p]) => ({
+    name: name.replace(/\?$/, ''),
+    check: typeof p === 'function' ? p : schemaCheck(p, options),
+  }))
+  const names = Object.keys(parameters)
+  const required = names.filter((name) => !name.endsWith('?')).length
+  const expected = (got: number): string =>
+    names.length === 0 ? `expected no arguments, got ${got}` : `expected [${names.join(', ')}], got ${got} argument(s)`
+  return (args) => {
+    if (args.length < required || args.length > named.length) return expected(args.length)
+    for (let i = 0; i < args.length; i++) {
+      const problem = named[i].check(args[i])
+      if (problem !== null) return `${named[i].name}: ${problem}`
+    }
+    return null
+  }
+}
+
 /** A type guard of `schema` (stored data read back), compiled at its first use like schemaCheck. */
 export function schemaGuard<T extends TSchema>(schema: T): (value: unknown) => value is Static<T> {
   const validator = compiledOnUse(schema)

@@ -1,10 +1,8 @@
 /**
  * Where sign-ins are saved: the OS keychain, or, when the user opts in (a machine without a
  * keychain), an encrypted file in the app's data dir unlocked with a passphrase each launch.
- * Spread into the contract's maps (contract.ts).
+ * Spread into the contract's maps (contract.ts); the argument check is in secrets-schema.ts.
  */
-
-import type { ArgsValidator } from './contract'
 
 export interface SecretStorageStatus {
   /** Where sign-ins are saved now. */
@@ -29,14 +27,3 @@ export interface SecretsRequests {
 /** The length of a passphrase `accounts:use-encrypted-file` takes (the page's form says the same). */
 export const PASSPHRASE_MIN = 8
 export const PASSPHRASE_MAX = 1024
-
-export const secretsValidators: { readonly [C in keyof SecretsRequests]: ArgsValidator } = {
-  'accounts:secret-storage': (args) => (args.length === 0 ? null : `expected no arguments, got ${args.length}`),
-  'accounts:use-encrypted-file': (args) =>
-    args.length === 1 &&
-    typeof args[0] === 'string' &&
-    args[0].length >= PASSPHRASE_MIN &&
-    args[0].length <= PASSPHRASE_MAX
-      ? null
-      : `expected one passphrase (a string of ${PASSPHRASE_MIN} to ${PASSPHRASE_MAX} characters)`,
-}
