@@ -174,12 +174,17 @@ describe('commits API', () => {
       '/commits/0123456789abcdef0123456789abcdef01234567',
       '/commits/nope/diff',
       '/commits/nope/refs',
-      '/commits/nope/merge_requests',
     ]) {
       const res = await api(null, path)
       expect(res.statusCode).toBe(404)
       expect(res.json()).toEqual({ message: '404 Commit Not Found' })
     }
+    // Merge request calls need a signed-in caller: the unknown commit is looked for once there is one.
+    const mrs = await s.request(dev.token, {
+      method: 'GET',
+      url: `/api/v4/projects/${pub.id}/repository/commits/nope/merge_requests`,
+    })
+    expect([mrs.statusCode, mrs.json()]).toEqual([404, { message: '404 Commit Not Found' }])
   })
 
   it('shows a commit diff, a root commit against the empty tree, and paginates it', async () => {
@@ -218,10 +223,13 @@ describe('commits API', () => {
     expect(unknown.json()).toEqual({ message: '404 Commit Not Found' })
   })
 
-  it('lists no merge requests for a commit', async () => {
-    const res = await api(null, `/commits/${sha.c3}/merge_requests`)
+  it('lists no merge requests for a commit, to a signed-in caller only (every merge request call is authenticated)', async () => {
+    const url = `/api/v4/projects/${pub.id}/repository/commits/${sha.c3}/merge_requests`
+    const res = await s.request(dev.token, { method: 'GET', url })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual([])
+    const anonymous = await api(null, `/commits/${sha.c3}/merge_requests`)
+    expect([anonymous.statusCode, anonymous.json()]).toEqual([401, { message: '401 Unauthorized' }])
   })
 
   it('refuses a Guest of a private project', async () => {

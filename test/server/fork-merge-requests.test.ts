@@ -237,22 +237,30 @@ out({'project': mr.project_id, 'source': mr.source_project_id, 'files': [c['new_
       return (res.json() as Json[]).map((mr) => [mr.project_id, mr.iid, mr.title])
     }
     // The upstream: never the private fork's own merge request, whoever asks.
-    for (const token of [null, ann.token, carol.token]) expect(await ofCommit(token, upstream.id, topic.id)).toEqual([])
+    for (const token of [ann.token, carol.token]) expect(await ofCommit(token, upstream.id, topic.id)).toEqual([])
     // The crossing merge request is the upstream's: listed there as in its merge request list (for bob,
-    // no member of either; anonymous too, as GitLab answers this route on a public project).
+    // no member of either).
     const listed = (
       (await ok(bob.token, 'GET', `/projects/${String(upstream.id)}/merge_requests?source_branch=secret`)) as Json[]
     ).map((mr) => [mr.project_id, mr.iid, mr.title])
     expect(listed).toEqual([[upstream.id, crossing.iid, 'From the private fork']])
-    for (const token of [null, ann.token, bob.token])
-      expect(await ofCommit(token, upstream.id, secret.id)).toEqual(listed)
+    for (const token of [ann.token, bob.token]) expect(await ofCommit(token, upstream.id, secret.id)).toEqual(listed)
     // The fork: only what targets it (GitLab's of_projects is the target project).
     expect(await ofCommit(carol.token, hidden.id, topic.id)).toEqual([
       [hidden.id, inFork.iid, 'Inside the private fork'],
     ])
     expect(await ofCommit(carol.token, hidden.id, secret.id)).toEqual([])
+    // Every merge request call is authenticated (the spec): anonymous gets 401, before the project is looked up.
+    for (const projectId of [upstream.id, hidden.id, 999999]) {
+      const res = await call(
+        null,
+        'GET',
+        `/projects/${String(projectId)}/repository/commits/${String(topic.id)}/merge_requests`,
+      )
+      expect([res.statusCode, res.json()]).toEqual([401, { message: '401 Unauthorized' }])
+    }
     // Not a member of the private fork: 404, as for any of its routes.
-    for (const token of [null, ann.token, bob.token]) {
+    for (const token of [ann.token, bob.token]) {
       const res = await call(
         token,
         'GET',

@@ -231,8 +231,12 @@ describe('project and group milestones', () => {
 
   it('lists empty, paginated issues and merge requests and an empty burndown chart of a milestone', async () => {
     const m = (await req(null, 'GET', `/projects/${project.id}/milestones?title=v1.0`)).json() as Milestone[]
-    for (const kind of ['issues', 'merge_requests']) {
-      const res = await req(null, 'GET', `/projects/${project.id}/milestones/${m[0].id}/${kind}`)
+    // Merge request calls need a signed-in caller (the spec); issues are open to anyone who may read them.
+    for (const [kind, token] of [
+      ['issues', null],
+      ['merge_requests', outsider.token],
+    ] as const) {
+      const res = await req(token, 'GET', `/projects/${project.id}/milestones/${m[0].id}/${kind}`)
       expect(res.statusCode).toBe(200)
       expect(res.json()).toEqual([])
       expect(res.headers['x-total']).toBe('0')
@@ -241,6 +245,8 @@ describe('project and group milestones', () => {
     const chart = await req(null, 'GET', `/projects/${project.id}/milestones/${m[0].id}/burndown_events`)
     expect(chart.statusCode).toBe(200)
     expect(chart.json()).toEqual([])
+    const anonymous = await req(null, 'GET', `/projects/${project.id}/milestones/${m[0].id}/merge_requests`)
+    expect([anonymous.statusCode, anonymous.json()]).toEqual([401, { message: '401 Unauthorized' }])
   })
 
   it('creates group milestones with their own iids and a group web_url', async () => {
@@ -344,7 +350,8 @@ describe('project and group milestones', () => {
     for (const url of urls) {
       for (const token of [outsider.token, null]) {
         const res = await req(token, 'GET', url)
-        expect(res.statusCode, url).toBe(403)
+        // Anonymous: merge request calls ask to sign in first (401), the others are refused (403).
+        expect(res.statusCode, url).toBe(token === null && url.endsWith('/merge_requests') ? 401 : 403)
         expect(res.body).not.toContain('SECRET-members-only-milestone')
       }
       expect((await req(guest.token, 'GET', url)).statusCode, url).toBe(200)

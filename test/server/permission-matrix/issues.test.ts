@@ -84,8 +84,16 @@ const ISSUES: readonly MatrixRow[] = [
     body: (v) => ({ move_after_id: v.after }),
   },
   { method: 'DELETE', path: ISSUE, min: 'owner', fixture: issueFixture },
-  { method: 'GET', path: `${ISSUE}/related_merge_requests`, min: 'anyone', fixture: standingFixture },
-  { method: 'GET', path: `${ISSUE}/closed_by`, min: 'anyone', fixture: standingFixture },
+  // Merge request lists: every merge request call is authenticated (the spec), anonymous gets 401 first.
+  {
+    method: 'GET',
+    path: `${ISSUE}/related_merge_requests`,
+    min: 'anyone',
+    authenticated: true,
+    fixture: standingFixture,
+  },
+  // Merge request lists: every merge request call is authenticated (the spec), anonymous gets 401 first.
+  { method: 'GET', path: `${ISSUE}/closed_by`, min: 'anyone', authenticated: true, fixture: standingFixture },
   { method: 'GET', path: `${ISSUE}/participants`, min: 'anyone', fixture: standingFixture },
   // GitLab's resource event APIs authenticate every call, on public projects too.
   {
@@ -342,6 +350,7 @@ const MILESTONES: readonly MatrixRow[] = [
     method: 'GET',
     path: '/projects/{project}/milestones/{milestone}/merge_requests',
     min: 'anyone',
+    authenticated: true,
     fixture: standingFixture,
   },
   {

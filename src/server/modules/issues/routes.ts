@@ -1,6 +1,6 @@
 import * as Api from '../../../shared/api/index'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { callerOf } from '../../platform/caller'
+import { callerOf, signedInUser } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -705,6 +705,8 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
       `/projects/:id/issues/:issue_iid/${path}`,
       { schema: { params: IssueParams, response: { 200: Type.Array(Api.MergeRequest) } } },
       async (request, reply) => {
+        // Every merge request call needs a signed-in caller (spec, Authentication).
+        signedInUser(callerOf(request))
         const { issue } = issueOf(request)
         const mergeRequests = relatedMergeRequests(callerOf(request), issue, relation)
         return paginateArray(request, reply, request.server.burrow.baseUrl(request), mergeRequests)

@@ -1,6 +1,6 @@
 import * as Api from '../../../shared/api/index'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { callerOf } from '../../platform/caller'
+import { callerOf, signedInUser } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
@@ -184,6 +184,8 @@ function memberRoutes(base: string, load: OwnerLoader): FastifyPluginAsyncTypebo
           },
         },
         async (request, reply) => {
+          // Every merge request call needs a signed-in caller (spec, Authentication).
+          if (kind === 'merge_requests') signedInUser(callerOf(request))
           const owner = load(request, request.params.id)
           const milestone = ownMilestone(request, owner, request.params.milestone_id)
           const page = pageOf(request.query)

@@ -1,6 +1,6 @@
 import * as Api from '../../../shared/api/index'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { callerOf } from '../../platform/caller'
+import { callerOf, signedInUser } from '../../platform/caller'
 import { Type, type Static } from 'typebox'
 import { diffEntity } from './diff-entity'
 import { commitEntity, logCommits, readCommit, type GitCommit } from '../../platform/git/commits'
@@ -320,8 +320,10 @@ const commits: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const repo = loadCodeProject(request, request.params.id)
+      // Every merge request call needs a signed-in caller (spec, Authentication), before the project is looked up.
       const caller = callerOf(request)
+      signedInUser(caller)
+      const repo = loadCodeProject(request, request.params.id)
       if (!canReadMergeRequestsWith(caller.perms, repo.project)) throw forbidden()
       const commit = await loadCommit(repo, request.params.sha)
       const rows = await mergeRequestsOfCommit(caller, repo.project, commit.id, request.query.state)
