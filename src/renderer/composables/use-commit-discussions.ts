@@ -1,4 +1,4 @@
-import { computed, watch, type ComputedRef } from 'vue'
+import { computed, shallowRef, watch, type ComputedRef } from 'vue'
 import type { Note } from '../../shared/api/note'
 import type { CachedDiscussion } from '../../shared/ipc/cache'
 import type { DiffPosition } from '../../shared/ipc/diff-position'
@@ -30,7 +30,10 @@ export interface CommitDiscussions {
   readonly query: CachedQuery<readonly CommitThread[]>
   /** The same threads in the shape the review's line threads read (lib/review-threads.ts `lineThreads`). */
   readonly discussions: ComputedRef<readonly CachedDiscussion[]>
-  /** The user's comments on the commit not landed yet, oldest first. */
+  /**
+   * The user's comments on the commit not landed yet, oldest first, then those that landed but are not in the
+   * threads as last read (state `done` or `reconciled`).
+   */
   readonly pending: ComputedRef<readonly PendingCommitComment[]>
   /** Queues a comment: on the commit, on its diff's lines (`position`), or a reply in thread `discussionId`. */
   comment(
@@ -63,7 +66,7 @@ export function useCommitDiscussions(options: {
   )
   const isThisCommit = (t: OutboxEntry['target']): t is CommitTarget =>
     t.type === 'commit' && t.projectId === options.projectId() && t.sha === options.sha()
-  const pending = computed<readonly PendingCommitComment[]>(() =>
+  const unsettled = computed<readonly PendingCommitComment[]>(() =>
     outbox.unsettled
       .filter((e) => e.accountId === options.accountId() && isThisCommit(e.target))
       .flatMap((entry): PendingCommitComment[] => {
@@ -73,14 +76,27 @@ export function useCommitDiscussions(options: {
         return []
       }),
   )
-  // A comment that landed (or was given up) leaves the outbox's unsettled list: the threads are read again, so it
-  // shows as the server's note (to reply to) in the place it held pending.
-  watch(
-    () => pending.value.map((p) => p.entry.id),
-    (now, before) => {
-      if (before.some((id) => !now.includes(id))) void query.reload()
-    },
-  )
+  // A comment that landed leaves the outbox's unsettled list: the threads are read again, and until they hold it the
+  // comment stays in its place, marked sent (without this it vanished while the threads were read, and stayed away
+  // when that read failed because the network dropped just then).
+  const landed = shallowRef<readonly PendingCommitComment[]>([])
+  watch(unsettled, (now, before) => {
+    const left = before.filter((p) => !now.some((n) => n.entry.id === p.entry.id))
+    if (left.length === 0) return
+    const latest = new Map(outbox.entries.map((e) => [e.id, e]))
+    const sent = left.flatMap((p) => {
+      const entry = latest.get(p.entry.id)
+      return entry?.state === 'done' || entry?.state === 'reconciled' ? [{ ...p, entry }] : []
+    })
+    landed.value = [...landed.value, ...sent]
+    void query.reload()
+  })
+  const notShown = computed(() => unshownComments(landed.value, query.data.value ?? []))
+  // Once the threads hold a landed comment it is dropped for good.
+  watch(notShown, (now) => {
+    if (now.length < landed.value.length) landed.value = now
+  })
+  const pending = computed<readonly PendingCommitComment[]>(() => [...unsettled.value, ...notShown.value])
   const discussions = computed<readonly CachedDiscussion[]>(() =>
     (query.data.value ?? []).map((thread) => ({
       id: thread.id,
@@ -101,4 +117,36 @@ export function useCommitDiscussions(options: {
         ...(where.discussionId === undefined ? {} : { discussionId: where.discussionId }),
       }),
   }
+}
+
+/**
+ * The landed comments the threads do not show yet: a reply is shown by a later note of its thread with its text, a
+ * comment by a thread opening with its text on the same line (or on the whole commit). Each note accounts for one
+ * comment, so two identical comments need two notes.
+ */
+function unshownComments(
+  landed: readonly PendingCommitComment[],
+  threads: readonly CommitThread[],
+): PendingCommitComment[] {
+  const claimed = new Set<PositionedNote>()
+  const claim = (notes: readonly PositionedNote[], matches: (n: PositionedNote) => boolean): boolean => {
+    const note = notes.find((n) => !claimed.has(n) && matches(n))
+    if (note !== undefined) claimed.add(note)
+    return note !== undefined
+  }
+  const sameLine = (n: PositionedNote, p: DiffPosition | null): boolean =>
+    p === null
+      ? n.position == null
+      : n.position != null &&
+        n.position.new_path === p.new_path &&
+        n.position.new_line === p.new_line &&
+        n.position.old_line === p.old_line
+  return landed.filter((p) =>
+    p.discussionId !== null
+      ? !claim(threads.find((t) => t.id === p.discussionId)?.notes.slice(1) ?? [], (n) => n.body === p.body)
+      : !claim(
+          threads.flatMap((t) => t.notes.slice(0, 1)),
+          (n) => n.body === p.body && sameLine(n, p.position),
+        ),
+  )
 }

@@ -4,6 +4,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
 import RepositoryCommitReview from '../../../src/renderer/components/repository/RepositoryCommitReview.vue'
 import { bridgeKey } from '../../../src/renderer/bridge'
+import type { IpcResponse } from '../../../src/shared/ipc/contract'
 import type { OutboxEntry, OutboxState } from '../../../src/shared/ipc/outbox'
 import { fakeTransport } from '../support/fake-bridge'
 
@@ -239,8 +240,8 @@ describe('comments in the commit view', () => {
     wrapper.unmount()
   })
 
-  it('once a pending comment lands, the threads are read again and it shows as the server’s', async () => {
-    const { wrapper, transport } = mountReview([])
+  it('once a pending comment lands, the threads are read again and it shows as the server’s, with no gap between', async () => {
+    const { wrapper, transport, server } = mountWithServer([])
     await flushPromises()
     const queued = entry(44, 'queued', { kind: 'comment', body: 'On its way' })
     transport.emit('outbox:did-change', { entry: queued })
@@ -248,10 +249,80 @@ describe('comments in the commit view', () => {
     expect(wrapper.find('[data-testid="commit-pending-thread"]').text()).toContain('On its way')
     expect(requests(transport, 'api:get')).toHaveLength(1)
 
+    server.threads = [{ id: 'f'.repeat(40), individual_note: true, notes: [note(92, 'On its way')] }]
+    server.hold = true
     transport.emit('outbox:did-change', { entry: { ...queued, state: 'done', settledAt: '2024-05-02T10:00:01Z' } })
     await flushPromises()
     expect(requests(transport, 'api:get')).toHaveLength(2)
+    // While the threads are read again the comment keeps its place, marked sent.
+    const sent = wrapper.find('[data-testid="commit-pending-thread"]')
+    expect(sent.text()).toContain('On its way')
+    expect(sent.find('[data-testid="pending-marker"]').text()).toBe('Sent')
+
+    server.release()
+    await flushPromises()
+    expect(wrapper.find('[data-testid="commit-pending-thread"]').exists()).toBe(false)
+    expect(wrapper.findAll('[data-testid="commit-thread"]').map((t) => t.text())).toEqual([
+      expect.stringContaining('On its way'),
+    ])
+    wrapper.unmount()
+  })
+
+  it('a line comment that landed as the network dropped stays under its line until the threads are read with it', async () => {
+    const { wrapper, transport, server } = mountWithServer([])
+    await flushPromises()
+    const queued = entry(45, 'sending', { kind: 'comment', body: 'Landed late', position: position(2) as never })
+    transport.emit('outbox:did-change', { entry: queued })
+    await flushPromises()
+
+    server.offline = true
+    transport.emit('outbox:did-change', { entry: { ...queued, state: 'done', settledAt: '2024-05-02T10:00:01Z' } })
+    await flushPromises()
+    expect(requests(transport, 'api:get')).toHaveLength(2)
+    const inDiff = () => under(wrapper, 'src/app.ts::2').findAll('[data-testid="review-thread"]')
+    expect(inDiff().map((t) => t.text())).toEqual([expect.stringContaining('Landed late')])
+    expect(wrapper.find('[data-testid="commit-pending-thread"] [data-testid="pending-marker"]').text()).toBe('Sent')
+
+    // Back online, the threads read again hold it: shown once, as the server's line thread.
+    server.offline = false
+    server.threads = [
+      {
+        id: 'f'.repeat(40),
+        individual_note: false,
+        notes: [note(93, 'Landed late', { type: 'DiffNote', position: position(2) })],
+      },
+    ]
+    await wrapper.find('[data-testid="commit-discussions"] .n-alert button').trigger('click')
+    await flushPromises()
+    expect(inDiff().map((t) => t.text())).toEqual([expect.stringContaining('Landed late')])
+    expect(inDiff()[0].find('[data-testid="pending-marker"]').exists()).toBe(false)
     expect(wrapper.find('[data-testid="commit-pending-thread"]').exists()).toBe(false)
     wrapper.unmount()
   })
 })
+
+/** The review on a server whose threads the test sets, whose answer it can hold back, and which it can take offline. */
+function mountWithServer(threads: unknown[]) {
+  let waiting: (() => void)[] = []
+  const server = {
+    threads,
+    hold: false,
+    offline: false,
+    release: () => {
+      for (const go of waiting) go()
+      waiting = []
+    },
+  }
+  const answer = async (): Promise<IpcResponse> => {
+    if (server.hold) await new Promise<void>((resolve) => waiting.push(resolve))
+    if (server.offline) return { ok: false, error: { code: 'offline', message: 'The server cannot be reached.' } }
+    return { ok: true, result: { status: 200, body: server.threads, source: 'server', stale: false, fetchedAt: null } }
+  }
+  const transport = fakeTransport({ 'api:get': answer })
+  const wrapper = mount(RepositoryCommitReview, {
+    props: { accountId: 'acc', projectId: 5, commit: COMMIT, files: [DIFF], overflow: false },
+    global: { provide: { [bridgeKey as symbol]: transport.bridge } },
+    attachTo: document.body,
+  })
+  return { wrapper, transport, server }
+}
