@@ -148,6 +148,51 @@ describe('issue links', () => {
     for (const token of [guest.token, outsider.token, null]) expect(await notes(token)).toEqual([])
   })
 
+  it('hides link notes written without a source once migration 0050 gives them their source', async () => {
+    const named = await newIssue(open, 'Named before sources')
+    const notes = async (token: string | null, project: ProjectRow, iid: number): Promise<string[]> =>
+      ((await ok(token, 'GET', `/projects/${project.id}/issues/${iid}/notes?sort=asc`)) as Json[])
+        .filter((n) => n.system === true)
+        .map((n) => String(n.body))
+    await ok(ROOT_TOKEN, 'POST', links(named), { target_project_id: open.id, target_issue_iid: 2 })
+    await ok(ROOT_TOKEN, 'POST', links(named), { target_project_id: open.id, target_issue_iid: 4 })
+    await ok(ROOT_TOKEN, 'POST', links(named), {
+      target_project_id: hidden.id,
+      target_issue_iid: 1,
+      link_type: 'blocks',
+    })
+    const toSecret = (await ok(ROOT_TOKEN, 'GET', links(named))).find((i) => i.title === 'Secret') as Json
+    await ok(ROOT_TOKEN, 'DELETE', `${links(named)}/${String(toSecret.issue_link_id)}`)
+    // The notes as written before links recorded their source.
+    const db = s.app.burrow.db
+    db.prepare(
+      "UPDATE system_note_metadata SET source_type = NULL, source_id = NULL WHERE action IN ('relate', 'unrelate')",
+    ).run()
+    const all = [
+      'marked this issue as related to #2',
+      'marked this issue as related to #4',
+      'marked this issue as blocking unlinked/hidden#1',
+      'removed the relation with #4',
+    ]
+    expect(await notes(outsider.token, open, named)).toEqual(all)
+
+    db.prepare('DELETE FROM schema_migrations WHERE version = 50').run()
+    migrate(db)
+
+    expect(await notes(ROOT_TOKEN, open, named)).toEqual(all)
+    expect(await notes(developer.token, open, named)).toEqual([all[0], all[1], all[3]])
+    for (const token of [guest.token, outsider.token, null]) expect(await notes(token, open, named)).toEqual([all[0]])
+    // The other side of each link names the public issue, which everyone may read.
+    expect(await notes(ROOT_TOKEN, hidden, 1)).toContain('marked this issue as blocked by linked/open#' + named)
+    const sources = db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM system_note_metadata m JOIN notes n ON n.id = m.note_id
+          WHERE m.action IN ('relate', 'unrelate') AND m.source_id IS NULL AND (n.noteable_id IN (SELECT id FROM issues))`,
+      )
+      .get() as { n: number }
+    expect(sources.n).toBe(0)
+  })
+
   it('shows and removes one link; a link of another issue is not found', async () => {
     const [link] = (await ok(developer.token, 'GET', links(3))) as Json[]
     const url = `${links(3)}/${String(link.issue_link_id)}`

@@ -35,6 +35,7 @@ import forkNetworks from './0046-fork-networks'
 import pipelineSchedules from './0047-pipeline-schedules'
 import commitNoteables from './0048-commit-noteables'
 import forkMergeRequestsOutliveSource from './0049-fork-merge-requests-outlive-source'
+import issueLinkNoteSources from './0050-issue-link-note-sources'
 
 export interface Migration {
   readonly version: number
@@ -94,4 +95,5 @@ export const migrations: readonly Migration[] = [
   pipelineSchedules,
   commitNoteables,
   forkMergeRequestsOutliveSource,
+  issueLinkNoteSources,
 ]
