@@ -187,10 +187,27 @@ test('epics show as a tree with their dates, milestones with progress and a burn
   const child = serverEpics.find((e) => e.parent_id !== null && e.start_date !== null && e.due_date !== null)
   if (child === undefined) throw new Error('the demo content has no dated child epic')
   const childRow = page.locator('[data-testid="epic-row"][aria-level="2"]').filter({ hasText: child.title })
-  await expect(childRow).toContainText(`${child.start_date} → ${child.due_date}`)
+  // Days read as the page's locale writes them (as an issue's due date does), never as ISO.
+  const day = (iso: string): Promise<string> =>
+    page.evaluate(
+      (d) =>
+        new Date(`${d}T12:00:00`).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }),
+      iso,
+    )
+  await expect(childRow).toContainText(`${await day(child.start_date!)} → ${await day(child.due_date!)}`)
   await runCommand(page, 'go to milestones')
   const milestone = page.getByTestId('milestone-row').first()
   await expect(milestone).toBeVisible()
+  const dated = (
+    await api<{ title: string; due_date: string | null }[]>(
+      'GET',
+      '/groups/kestrel/milestones?state=active&per_page=100',
+    )
+  ).find((m) => m.due_date !== null)
+  if (dated === undefined) throw new Error('the demo content has no milestone with a due date')
+  const datedRow = page.getByTestId('milestone-row').filter({ hasText: dated.title }).first()
+  await expect(datedRow).toContainText(await day(dated.due_date!))
+  await expect(datedRow).not.toContainText(dated.due_date!)
   await shot(page, 'milestones')
   await milestone.click()
   await expect(page.getByTestId('milestone-progress')).toBeVisible()

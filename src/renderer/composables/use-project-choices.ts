@@ -1,6 +1,7 @@
 import { computed, shallowRef, watch, type ComputedRef, type Ref } from 'vue'
 import type { SelectOption } from 'naive-ui'
 import { useBridge } from '../bridge'
+import { formatDay } from '../lib/dates'
 import { asLabel, asMilestone, milestoneFitsProject, type Label, type Milestone } from '../lib/items'
 import { useReferenceDataStore } from '../stores/reference-data'
 import { useProjectUsers, type ProjectUsers } from './use-project-users'
@@ -56,7 +57,7 @@ export function useProjectChoices(accountId: Ref<string>, projectId: Ref<number 
     milestones: computed(() =>
       projectMilestones.value.map((m) => ({
         value: m.id,
-        label: m.due_date ? `${m.title} · due ${m.due_date}` : m.title,
+        label: m.due_date ? `${m.title} · due ${formatDay(m.due_date)}` : m.title,
       })),
     ),
   }

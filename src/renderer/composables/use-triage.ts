@@ -12,6 +12,7 @@ import {
   type MergeRequest,
   type Milestone,
 } from '../lib/items'
+import { formatDay } from '../lib/dates'
 import { expectLabel } from '../lib/label-feedback'
 import { perfCancel, perfStart, PERF } from '../lib/perf'
 import { useAccountsStore } from '../stores/accounts'
@@ -198,7 +199,7 @@ export function useTriage(options: TriageOptions): TriageActions {
           ...milestones.map((m): PickerOption => ({
             value: String(m.id),
             label: m.title,
-            detail: m.due_date ? `due ${m.due_date}` : undefined,
+            detail: m.due_date ? `due ${formatDay(m.due_date)}` : undefined,
             checked: only === m.id,
           })),
         ]

@@ -54,11 +54,3 @@ export function dateSpan(epics: readonly Epic[]): { readonly start: number; read
   const end = Math.max(...days)
   return { start, end: end === start ? start + 86_400_000 : end }
 }
-
-/** A start and due day as one phrase: `2026-06-18 → 2026-12-02`, `from …`, `until …`, or `No dates`. */
-export function formatDateRange(start: string | null | undefined, due: string | null | undefined): string {
-  if (start && due) return `${start} → ${due}`
-  if (start) return `from ${start}`
-  if (due) return `until ${due}`
-  return 'No dates'
-}

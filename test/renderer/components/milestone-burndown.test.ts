@@ -9,16 +9,17 @@ const issues = [
   { created_at: '2024-02-20T00:00:00Z', closed_at: '2024-03-03T10:00:00Z' },
 ]
 
+// Dates read in the test run's locale, en-US (as the rest of the app writes them, never ISO).
 describe('MilestoneBurndown', () => {
   it('draws one point per elapsed day and the ideal line to zero on the due date', () => {
     const wrapper = mount(MilestoneBurndown, {
       props: { issues, startDate: '2024-03-01', dueDate: '2024-03-10', today: '2024-03-04' },
     })
     expect(wrapper.findAll('circle.milestone-burndown__point').map((c) => c.find('title').text())).toEqual([
-      '2024-03-01: 3',
-      '2024-03-02: 2',
-      '2024-03-03: 1',
-      '2024-03-04: 1',
+      'Mar 1, 2024: 3',
+      'Mar 2, 2024: 2',
+      'Mar 3, 2024: 1',
+      'Mar 4, 2024: 1',
     ])
     const ideal = wrapper.find('line.milestone-burndown__ideal')
     expect(Number(ideal.attributes('x2'))).toBe(624)
@@ -31,7 +32,7 @@ describe('MilestoneBurndown', () => {
     }).find('svg')
     expect(svg.attributes('role')).toBe('img')
     expect(svg.attributes('aria-label')).toBe(
-      'Burndown from 3 open issues on 2024-03-01 to 1 on 2024-03-04, due 2024-03-10.',
+      'Burndown from 3 open issues on Mar 1, 2024 to 1 on Mar 4, 2024, due Mar 10, 2024.',
     )
   })
 

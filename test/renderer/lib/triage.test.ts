@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { dateSpan, flattenEpicTree, formatDateRange } from '../../../src/renderer/lib/epic-tree'
+import { formatDay, formatDayRange } from '../../../src/renderer/lib/dates'
+import { dateSpan, flattenEpicTree } from '../../../src/renderer/lib/epic-tree'
 import { DEFAULT_ISSUE_FILTER, toCacheIssueParams } from '../../../src/renderer/lib/issue-filter'
 import { formatDuration, stateTag, type AccountItem, type Epic } from '../../../src/renderer/lib/items'
 import {
@@ -173,11 +174,23 @@ describe('stateTag', () => {
   })
 })
 
-describe('formatDateRange', () => {
-  it('names both days, one of them, or says there are none', () => {
-    expect(formatDateRange('2026-06-18', '2026-12-02')).toBe('2026-06-18 → 2026-12-02')
-    expect(formatDateRange('2026-06-18', null)).toBe('from 2026-06-18')
-    expect(formatDateRange(null, '2026-12-02')).toBe('until 2026-12-02')
-    expect(formatDateRange(null, undefined)).toBe('No dates')
+describe('formatDayRange', () => {
+  it('names both days, one of them, or says there are none, in the locale asked for', () => {
+    expect(formatDayRange('2026-06-18', '2026-12-02', 'en-US')).toBe('Jun 18, 2026 → Dec 2, 2026')
+    expect(formatDayRange('2026-06-18', null, 'en-US')).toBe('from Jun 18, 2026')
+    expect(formatDayRange(null, '2026-12-02', 'en-GB')).toBe('until 2 Dec 2026')
+    expect(formatDayRange(null, undefined)).toBe('No dates')
+  })
+})
+
+describe('formatDay', () => {
+  it('writes a calendar day as the locale does, the same day in every time zone', () => {
+    expect(formatDay('2026-11-30', 'en-US')).toBe('Nov 30, 2026')
+    expect(formatDay('2026-01-01', 'de-DE')).toBe('1. Jan. 2026')
+  })
+
+  it('returns anything that is not a calendar day as it came', () => {
+    expect(formatDay('soon', 'en-US')).toBe('soon')
+    expect(formatDay('2026-13-45', 'en-US')).toBe('2026-13-45')
   })
 })
