@@ -467,6 +467,12 @@ test('a row’s labels that do not fit end in +N: whole labels before it, the on
     if (i < inRow.length - hidden) expect(box.x + box.width, inRow[i]).toBeLessThanOrEqual(line.x + line.width + 0.5)
     else expect(box.y, inRow[i]).toBeGreaterThanOrEqual(line.y + line.height)
   }
+  // +N follows the last chip shown, one chip gap (4 px) after it, on the same line: no hole before it.
+  const last = (await chips.nth(inRow.length - hidden - 1).boundingBox())!
+  const plus = (await more.boundingBox())!
+  expect(plus.x - (last.x + last.width)).toBeGreaterThanOrEqual(3.5)
+  expect(plus.x - (last.x + last.width)).toBeLessThanOrEqual(4.5)
+  expect(Math.abs(plus.y + plus.height / 2 - (last.y + last.height / 2))).toBeLessThanOrEqual(1)
   await more.focus()
   const list = page.getByTestId('labels-more-list')
   await expect(list).toBeVisible()
