@@ -62,8 +62,10 @@ describe('notify channels', () => {
     const statuses = 'triggered, acknowledged, resolved, ignored'
     const cases: [string, unknown[], string][] = [
       ['notify:summary', [1], 'expected no arguments, got 1'],
-      ['notify:check', [''], 'expected no argument or one account id (a non-empty string)'],
-      ['notify:check', ['a', 'b'], 'expected no argument or one account id (a non-empty string)'],
+      ['notify:check', [''], 'accountId must be a non-empty string'],
+      ['notify:check', ['a', 'b'], 'expected [accountId?], got 2 argument(s)'],
+      ['alerts:assign', ['', { projectId: 1, iid: 2, assigneeUsernames: [] }], 'accountId must be a non-empty string'],
+      ['alerts:update-status', ['a', 'resolved'], 'request must be an object'],
       ['notify:list-alerts', ['account'], 'expected one request {accountId, status?}'],
       ['notify:list-alerts', [{ status: 'open' }], 'accountId must be a non-empty string'],
       ['notify:list-alerts', [{ accountId: 'a', status: 'closed' }], `status must be one of ${statuses}, open, all`],

@@ -14,39 +14,36 @@ class Params {
 
 describe('api:get path and query schemas', () => {
   it.each([
-    [[3], 'argument 2: path must be a string of 1 to 2048 characters'],
-    [[''], 'argument 2: path must be a string of 1 to 2048 characters'],
-    [['users'], 'argument 2: path must be relative to /api/v4 and start with a single /'],
-    [['//evil.example/x'], 'argument 2: path must be relative to /api/v4 and start with a single /'],
-    [['/projects/%2e%2e/x'], 'argument 2: path must not contain dot segments'],
+    [[3], 'path: path must be a string of 1 to 2048 characters'],
+    [[''], 'path: path must be a string of 1 to 2048 characters'],
+    [['users'], 'path: path must be relative to /api/v4 and start with a single /'],
+    [['//evil.example/x'], 'path: path must be relative to /api/v4 and start with a single /'],
+    [['/projects/%2e%2e/x'], 'path: path must not contain dot segments'],
     [
       ['/users?admin=true'],
-      'argument 2: path segments may hold only URL-safe characters and %-escapes (no query, fragment, spaces or backslashes)',
+      'path: path segments may hold only URL-safe characters and %-escapes (no query, fragment, spaces or backslashes)',
     ],
-    [['/users', 'x'], 'argument 3: query must be a plain object of parameters'],
-    [['/users', null], 'argument 3: query must be a plain object of parameters'],
-    [['/users', new Params()], 'argument 3: query must be a plain object of parameters'],
-    [['/users', { 'a=b': 1 }], 'argument 3: invalid query parameter name "a=b"'],
-    [['/users', { ['x'.repeat(101)]: 1 }], `argument 3: invalid query parameter name "${'x'.repeat(40)}"`],
-    [
-      ['/users', { page: { n: 1 } }],
-      'argument 3: query parameter page must be a string, number, boolean or a list of them',
-    ],
+    [['/users', 'x'], 'query: query must be a plain object of parameters'],
+    [['/users', null], 'query: query must be a plain object of parameters'],
+    [['/users', new Params()], 'query: query must be a plain object of parameters'],
+    [['/users', { 'a=b': 1 }], 'query: invalid query parameter name "a=b"'],
+    [['/users', { ['x'.repeat(101)]: 1 }], `query: invalid query parameter name "${'x'.repeat(40)}"`],
+    [['/users', { page: { n: 1 } }], 'query: query parameter page must be a string, number, boolean or a list of them'],
     [
       ['/users', { page: Number.NaN }],
-      'argument 3: query parameter page must be a string, number, boolean or a list of them',
+      'query: query parameter page must be a string, number, boolean or a list of them',
     ],
     [
       ['/users', { q: 'x'.repeat(10_001) }],
-      'argument 3: query parameter q must be a string, number, boolean or a list of them',
+      'query: query parameter q must be a string, number, boolean or a list of them',
     ],
     [
       ['/users', { 'ids[]': Array.from({ length: 501 }, () => 1) }],
-      'argument 3: query parameter ids[] must be a string, number, boolean or a list of them',
+      'query: query parameter ids[] must be a string, number, boolean or a list of them',
     ],
     [
       ['/users', { 'ids[]': [1, null] }],
-      'argument 3: query parameter ids[] must be a string, number, boolean or a list of them',
+      'query: query parameter ids[] must be a string, number, boolean or a list of them',
     ],
   ])('refuses %j: %s', (args, problem) => {
     expect(apiGet(...args)).toBe(problem)

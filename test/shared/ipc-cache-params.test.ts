@@ -30,25 +30,25 @@ describe('cache channel parameters checked from their schemas', () => {
     [3, 'expected an object'],
     [[], 'expected an object'],
   ])('issues:list refuses %j: %s', async (params, problem) => {
-    expect(await refusal('issues:list', ['acct', params])).toBe(`issues:list: argument 2: ${problem}`)
+    expect(await refusal('issues:list', ['acct', params])).toBe(`issues:list: params: ${problem}`)
   })
 
   it('refuses a blank search query and an unknown kind', async () => {
-    expect(await refusal('search:query', ['acct', { query: '  ' }])).toBe('search:query: argument 2: invalid query')
+    expect(await refusal('search:query', ['acct', { query: '  ' }])).toBe('search:query: params: invalid query')
     expect(await refusal('search:query', ['acct', { query: 'x', kinds: ['wiki'] }])).toBe(
-      'search:query: argument 2: invalid kinds',
+      'search:query: params: invalid kinds',
     )
   })
 
   it('refuses an item reference that mixes its two forms, and a custom scope without its lists', async () => {
     expect(await refusal('issues:get', ['acct', { id: 1, iid: 2 }])).toBe(
-      'issues:get: argument 2: expected {id} or {project_id, iid} (integers)',
+      'issues:get: ref: expected {id} or {project_id, iid} (integers)',
     )
     expect(await refusal('epics:get', ['acct', { project_id: 1, iid: 2 }])).toBe(
-      'epics:get: argument 2: expected {id} or {group_id, iid} (integers)',
+      'epics:get: ref: expected {id} or {group_id, iid} (integers)',
     )
     expect(await refusal('sync:set-scope', ['acct', { mode: 'custom', project_ids: [1] }])).toMatch(
-      /^sync:set-scope: argument 2: expected \{mode: 'memberships'\} or \{mode: 'custom'/,
+      /^sync:set-scope: scope: expected \{mode: 'memberships'\} or \{mode: 'custom'/,
     )
     expect(await refusal('sync:set-scope', ['acct', { mode: 'memberships', project_ids: [] }])).toMatch(/expected/)
   })

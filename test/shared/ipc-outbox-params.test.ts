@@ -118,7 +118,7 @@ describe('outbox request schemas', () => {
   it('checks the arguments around the request, and a resolution by the branch its choice names', () => {
     expect(outboxValidators['issues:todo'](['acct'])).toBe('expected [accountId, request], got 1 argument(s)')
     expect(outboxValidators['issues:todo'](['  ', ref])).toBe('accountId must be a non-empty string')
-    expect(outboxValidators['issues:todo'](['acct', [1]])).toBe('the request must be an object')
+    expect(outboxValidators['issues:todo'](['acct', [1]])).toBe('request must be an object')
     expect(outboxValidators['outbox:list']([{ accountId: 'a', zz: true }])).toBe('unknown field(s): zz')
     expect(outboxValidators['outbox:list']([{ includeSettled: 'yes' }])).toBe('includeSettled must be a boolean')
     expect(outboxValidators['outbox:resolve']([3, { choice: 'mine', changes: {} }])).toBe('unknown field(s): changes')
@@ -173,9 +173,18 @@ describe('api:send request schema', () => {
       'invalidates must be a list of at most 20 paths',
     ],
     [{ path: '/users' }, 'method must be POST, PUT, PATCH or DELETE (reads go through api:get)'],
-    [new Date(), 'expected {method, path, query?, body?, invalidates?}'],
+    [new Date(), 'request must be a plain object {method, path, query?, body?, invalidates?}'],
+    ['POST /users', 'request must be a plain object {method, path, query?, body?, invalidates?}'],
   ])('refuses %j: %s', (request, problem) => {
-    expect(send(request)).toBe(`argument 2: ${problem}`)
+    expect(send(request)).toBe(problem)
+  })
+
+  it('refuses a wrong count of arguments and a missing account, naming the argument', () => {
+    const request = { method: 'POST', path: '/users' }
+    expect(apiValidators['api:send']([request])).toBe('expected [accountId, request], got 1 argument(s)')
+    expect(apiValidators['api:send'](['acct', request, {}])).toBe('expected [accountId, request], got 3 argument(s)')
+    expect(apiValidators['api:send'](['', request])).toBe('accountId must be a non-empty string')
+    expect(apiValidators['api:send']([7, request])).toBe('accountId must be a non-empty string')
   })
 
   it('accepts a write with a query, a body and other paths to refresh', () => {

@@ -20,7 +20,7 @@ describe('repository request schemas', () => {
     ['repos:search', { query: '  ' }, 'query: expected search text (1 to 500 characters)'],
     ['repos:merge-request-changes', { projectId: 1, iid: -1 }, 'iid: expected an iid'],
   ] as const)('%s refuses %j: %s', (channel, request, problem) => {
-    expect(reposValidators[channel](['acct', request])).toBe(`argument 2: ${problem}`)
+    expect(reposValidators[channel](['acct', request])).toBe(`request: ${problem}`)
   })
 
   it('accepts the root as a directory, and the optional fields left out or given', () => {

@@ -112,6 +112,35 @@ describe('argument lists', () => {
     expect(list(['a', { limit: 5 }])).toBeNull()
   })
 
+  it('names the argument in the path style, for a check of its own too', () => {
+    const ref = argumentsCheck({ accountId: AccountId, ref: (v) => (v === 1 ? null : 'expected the one') })
+    expect(ref(['a', 2])).toBe('ref: expected the one')
+    expect(ref(['a', 1])).toBeNull()
+  })
+
+  it('in sentences, says a problem of the argument itself of its name, and a field’s of the field', () => {
+    const Request = Entity({ body: Explained(Type.String({ minLength: 1 }), 'must be a non-empty string') })
+    const sentences = argumentsCheck({ accountId: AccountId, request: Request }, { style: 'sentence' })
+    expect(sentences([7, { body: 'x' }])).toBe('accountId must be a non-empty string')
+    expect(sentences(['a', [1]])).toBe('request must be an object')
+    expect(sentences(['a', 'x'])).toBe('request must be an object')
+    expect(sentences(['a', { body: '' }])).toBe('body must be a non-empty string')
+    expect(sentences(['a', { body: 'x' }])).toBeNull()
+  })
+
+  it('in the verbatim style, keeps a refinement’s message and a check’s of its own whole', () => {
+    const Refined = Explained(Entity({ n: Type.Integer() }), (v) =>
+      (v as { n?: unknown }).n === 0 ? 'n of zero is refused' : null,
+    )
+    const own = (v: unknown) => (v === 1 ? null : 'flag must be 1')
+    const verbatim = argumentsCheck({ accountId: AccountId, request: Refined, 'flag?': own }, { style: 'verbatim' })
+    expect(verbatim(['a', { n: 0 }])).toBe('n of zero is refused')
+    expect(verbatim(['a', 3])).toBe('request must be an object')
+    expect(verbatim(['', { n: 1 }])).toBe('accountId must be a non-empty string')
+    expect(verbatim(['a', { n: 1 }, 2])).toBe('flag must be 1')
+    expect(verbatim(['a', { n: 1 }, 1])).toBeNull()
+  })
+
   it('accounts:use-encrypted-file takes one passphrase of 8 to 1024 characters, counted as the page counts them', () => {
     const use = secretsValidators['accounts:use-encrypted-file']
     const why = 'passphrase: must be a string of 8 to 1024 characters'

@@ -44,7 +44,7 @@ describe('request schemas refused in sentences', () => {
   })
 
   it('the alert actions refuse a request that is no object, and too many assignees', async () => {
-    expect(await refusal('alerts:update-status', ['a', 'resolved'])).toBe('the request must be an object')
+    expect(await refusal('alerts:update-status', ['a', 'resolved'])).toBe('request must be an object')
     const many = Array.from({ length: 101 }, (_, i) => `user${i}`)
     expect(await refusal('alerts:assign', ['a', { projectId: 1, iid: 2, assigneeUsernames: many }])).toBe(
       'assigneeUsernames must be a list of usernames',

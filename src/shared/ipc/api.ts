@@ -2,8 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Entity } from '../api/common'
 import { isRecord, type JsonObject } from '../json'
 import { checkApiPath } from './api-path'
-import { isAccountId } from './account-id'
-import { Explained, schemaCheck, schemaGuard } from './schema-check'
+import { AccountId, argumentsCheck, Explained, schemaCheck, schemaGuard } from './schema-check'
 
 /**
  * `api:send`, the online-only write of the generic resource panels (admin, CI/CD, operations):
@@ -140,13 +139,13 @@ export type ApiSendRequest = Static<typeof ApiSendRequest>
 
 const checkApiSendRequest = schemaCheck(ApiSendRequest, { style: 'verbatim' })
 
+/** An api:send request: a plain object (a Date or a class instance is none), then ApiSendRequest. */
+function apiSendRequest(v: unknown): string | null {
+  if (!isPlainRecord(v)) return 'request must be a plain object {method, path, query?, body?, invalidates?}'
+  return checkApiSendRequest(v)
+}
+
 /** The validators of the channels above, spread into request-validators.ts. */
 export const apiValidators = {
-  'api:send': (args: readonly unknown[]): string | null => {
-    if (args.length !== 2) return `expected 2 arguments, got ${args.length}`
-    if (!isAccountId(args[0])) return 'argument 1: expected an account id (a non-empty string)'
-    if (!isPlainRecord(args[1])) return 'argument 2: expected {method, path, query?, body?, invalidates?}'
-    const problem = checkApiSendRequest(args[1])
-    return problem === null ? null : `argument 2: ${problem}`
-  },
+  'api:send': argumentsCheck({ accountId: AccountId, request: apiSendRequest }, { style: 'verbatim' }),
 } as const

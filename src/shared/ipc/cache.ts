@@ -8,10 +8,9 @@ import type { Project } from '../api/project'
 import type { Todo } from '../api/todo'
 import type { UserRef } from '../api/user'
 import { ApiPath, ApiQuery, type ApiQueryValue } from './api'
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import { Entity } from '../api/common'
-import { DateText, schemaCheck, Text, type Check } from './schema-check'
-import { isAccountId } from './account-id'
+import { AccountId, argumentsCheck, DateText, schemaCheck, Text, type Check } from './schema-check'
 
 /**
  * Types of the cache and sync channels (`issues:list`, `sync:start`, `search:query`…) of the IPC
@@ -418,54 +417,39 @@ export interface CacheChangeEvent {
 
 const projectItemRef = schemaCheck(ProjectItemRef, 'expected {id} or {project_id, iid} (integers)')
 const groupItemRef = schemaCheck(GroupItemRef, 'expected {id} or {group_id, iid} (integers)')
-const getOptions = schemaCheck(GetOptions)
-const syncScopeMessage =
-  "expected {mode: 'memberships'} or {mode: 'custom', project_ids, group_ids} (arrays of integers)"
+const syncScope = schemaCheck(
+  SyncScope,
+  "expected {mode: 'memberships'} or {mode: 'custom', project_ids, group_ids} (arrays of integers)",
+)
 const milestoneRef: Check = (v) => (Number.isInteger(v) ? null : 'expected a milestone id')
 
-const accountId: Check = (v) => (isAccountId(v) ? null : 'expected an account id (a non-empty string)')
-
-/**
- * An argument-list validator: the account id first, then each check; `optional` trailing
- * checks may be left out.
- */
-export function accountArgs(checks: readonly Check[], optional = 0): (args: readonly unknown[]) => string | null {
-  return (args) => {
-    const min = 1 + checks.length - optional
-    const max = 1 + checks.length
-    if (args.length < min || args.length > max)
-      return `expected ${min === max ? min : `${min} to ${max}`} arguments, got ${args.length}`
-    const first = accountId(args[0])
-    if (first !== null) return first
-    for (let i = 0; i < checks.length && i + 1 < args.length; i++) {
-      const problem = checks[i](args[i + 1])
-      if (problem !== null) return `argument ${i + 2}: ${problem}`
-    }
-    return null
-  }
-}
+/** A list read: the account id, then the list's filters (optional). */
+const listArgs = (params: TSchema) => argumentsCheck({ accountId: AccountId, 'params?': params })
+/** An item read: the account id, the item's reference, then GetOptions (optional). */
+const itemArgs = (ref: Check) => argumentsCheck({ accountId: AccountId, ref, 'options?': GetOptions })
+const accountOnly = argumentsCheck({ accountId: AccountId })
 
 /** The validators of the cache and sync channels, spread into request-validators.ts. */
 export const cacheValidators = {
-  'sync:start': accountArgs([schemaCheck(SyncStartOptions)], 1),
-  'sync:cancel': accountArgs([]),
-  'sync:status': accountArgs([]),
-  'sync:set-scope': accountArgs([schemaCheck(SyncScope, syncScopeMessage)]),
-  'sync:get-scope': accountArgs([]),
-  'issues:list': accountArgs([schemaCheck(IssueListParams)], 1),
-  'issues:get': accountArgs([projectItemRef, getOptions], 1),
-  'merge-requests:list': accountArgs([schemaCheck(MergeRequestListParams)], 1),
-  'merge-requests:get': accountArgs([projectItemRef, getOptions], 1),
-  'epics:list': accountArgs([schemaCheck(EpicListParams)], 1),
-  'epics:get': accountArgs([groupItemRef, getOptions], 1),
-  'milestones:list': accountArgs([schemaCheck(MilestoneListParams)], 1),
-  'milestones:get': accountArgs([milestoneRef]),
-  'labels:list': accountArgs([schemaCheck(LabelListParams)], 1),
-  'projects:list': accountArgs([schemaCheck(ProjectListParams)], 1),
-  'users:list': accountArgs([schemaCheck(UserListParams)], 1),
-  'todos:list': accountArgs([schemaCheck(TodoListParams)], 1),
-  'search:query': accountArgs([schemaCheck(SearchParams)]),
-  'api:get': accountArgs([schemaCheck(ApiPath), schemaCheck(ApiQuery)], 1),
+  'sync:start': argumentsCheck({ accountId: AccountId, 'options?': SyncStartOptions }),
+  'sync:cancel': accountOnly,
+  'sync:status': accountOnly,
+  'sync:set-scope': argumentsCheck({ accountId: AccountId, scope: syncScope }),
+  'sync:get-scope': accountOnly,
+  'issues:list': listArgs(IssueListParams),
+  'issues:get': itemArgs(projectItemRef),
+  'merge-requests:list': listArgs(MergeRequestListParams),
+  'merge-requests:get': itemArgs(projectItemRef),
+  'epics:list': listArgs(EpicListParams),
+  'epics:get': itemArgs(groupItemRef),
+  'milestones:list': listArgs(MilestoneListParams),
+  'milestones:get': argumentsCheck({ accountId: AccountId, milestoneId: milestoneRef }),
+  'labels:list': listArgs(LabelListParams),
+  'projects:list': listArgs(ProjectListParams),
+  'users:list': listArgs(UserListParams),
+  'todos:list': listArgs(TodoListParams),
+  'search:query': argumentsCheck({ accountId: AccountId, params: SearchParams }),
+  'api:get': argumentsCheck({ accountId: AccountId, path: ApiPath, 'query?': ApiQuery }),
 } as const
 
 /** The cache and sync request channels. */

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import { ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../alerts'
 import { Entity } from '../api/common'
 
@@ -9,8 +9,7 @@ import { Entity } from '../api/common'
  * preferences.ts.
  */
 import type { NotifyTopic } from './preferences'
-import { isAccountId } from './account-id'
-import { AccountId, Explained, mustBeOneOf, PositiveInteger, schemaCheck, type Check } from './schema-check'
+import { AccountId, argumentsCheck, Explained, mustBeOneOf, PositiveInteger, schemaCheck } from './schema-check'
 
 // An alert's status and severity, in the REST API's lower case (GraphQL's enums upper-cased).
 export type { AlertSeverity, AlertStatus }
@@ -144,7 +143,7 @@ export interface AlertList {
 
 /** An alert, by its project and its iid there. */
 const alertRef = { projectId: PositiveId, iid: PositiveId }
-const requestObject = { type: 'the request must be an object' }
+const requestObject = { type: 'must be an object' }
 
 export const AlertRef = Explained(Entity(alertRef), requestObject)
 export type AlertRef = Static<typeof AlertRef>
@@ -185,35 +184,22 @@ const sentences = { style: 'sentence' } as const
 const noArgs = (args: readonly unknown[]): Problem =>
   args.length === 0 ? null : `expected no arguments, got ${args.length}`
 
-function optionalAccountArgs(args: readonly unknown[]): Problem {
-  if (args.length === 0) return null
-  return args.length === 1 && isAccountId(args[0])
-    ? null
-    : 'expected no argument or one account id (a non-empty string)'
-}
-
 const listAlertsRequest = schemaCheck(AlertListRequest, sentences)
 
 function listAlertsArgs(args: readonly unknown[]): Problem {
   return args.length === 1 ? listAlertsRequest(args[0]) : NOT_ONE_LIST_REQUEST
 }
 
-/** The arguments of an alert action: the account id, then the request `check` accepts. */
-function alertAction(check: Check): (args: readonly unknown[]) => Problem {
-  return (args) => {
-    if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
-    if (!isAccountId(args[0])) return 'accountId must be a non-empty string'
-    return check(args[1])
-  }
-}
+/** The arguments of an alert action: the account id, then the request `schema` describes. */
+const alertAction = (schema: TSchema) => argumentsCheck({ accountId: AccountId, request: schema }, sentences)
 
 /** The validators of the notify channels, spread into request-validators.ts. */
 export const notifyValidators = {
   'notify:summary': noArgs,
-  'notify:check': optionalAccountArgs,
+  'notify:check': argumentsCheck({ 'accountId?': AccountId }, sentences),
   'notify:list-alerts': listAlertsArgs,
-  'alerts:update-status': alertAction(schemaCheck(AlertStatusRequest, sentences)),
-  'alerts:assign': alertAction(schemaCheck(AlertAssignRequest, sentences)),
+  'alerts:update-status': alertAction(AlertStatusRequest),
+  'alerts:assign': alertAction(AlertAssignRequest),
 } as const
 
 /**

@@ -2,11 +2,11 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { Entity, Nullable } from '../api/common'
 import { isRecord } from '../json'
 import type { ArgsValidator } from './contract'
-import { isAccountId } from './account-id'
+import { MAX_ACCOUNT_ID_LENGTH } from './account-id'
 import { Position } from './diff-position-schema'
 import { ISSUE_LINK_TYPES, ISSUE_ONLY_CHANGES, MERGE_REQUEST_ONLY_CHANGES } from './outbox'
 import { refProblem } from './repos'
-import { Explained, mustBeOneOf, PositiveInteger, schemaCheck } from './schema-check'
+import { argumentsCheck, Explained, mustBeOneOf, PositiveInteger, schemaCheck } from './schema-check'
 
 /**
  * The outbox channels' requests (outbox.ts), declared once as TypeBox schemas: the type is their
@@ -301,18 +301,15 @@ export type OutboxListFilter = Static<typeof OutboxListFilter>
 
 // ---- validators -----------------------------------------------------------------------------------
 
-/** Whether a value can name the account of a request (isAccountId), and is not blank. */
-const isAccountText = (value: unknown): boolean => isAccountId(value) && value.trim() !== ''
+/** The account a write is for: an account id (AccountId) that is not blank either. */
+const WriteAccountId = Explained(
+  Type.String({ minLength: 1, maxLength: MAX_ACCOUNT_ID_LENGTH, pattern: '\\S' }),
+  'must be a non-empty string',
+)
 
 /** A validator of `[accountId, request]`, the request checked against `schema` (in the `verbatim` style). */
 export function accountAndRequest(schema: TSchema): ArgsValidator {
-  const check = schemaCheck(schema, { style: 'verbatim' })
-  return (args) => {
-    if (args.length !== 2) return `expected [accountId, request], got ${args.length} argument(s)`
-    if (!isAccountText(args[0])) return 'accountId must be a non-empty string'
-    if (!isRecord(args[1])) return 'the request must be an object'
-    return check(args[1])
-  }
+  return argumentsCheck({ accountId: WriteAccountId, request: schema }, { style: 'verbatim' })
 }
 
 /** The fields of `changes` (when an object) among `names`. */

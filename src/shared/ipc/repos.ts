@@ -1,8 +1,7 @@
 import type { Commit, Diff, TreeEntry } from '../api/repository'
-import { Type, type Static, type TInteger, type TString } from 'typebox'
+import { Type, type Static, type TInteger, type TSchema, type TString } from 'typebox'
 import { Entity } from '../api/common'
-import { Explained, PositiveInteger, schemaCheck, type Check } from './schema-check'
-import { isAccountId } from './account-id'
+import { AccountId, argumentsCheck, Explained, PositiveInteger } from './schema-check'
 
 /**
  * The repositories part of the IPC contract (contract.ts spreads it in): local clones of a
@@ -322,41 +321,27 @@ export function repoPathProblem(path: unknown, allowRoot = true): string | null 
   return null
 }
 
-const positiveInt = (v: unknown): boolean =>
-  typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= Number.MAX_SAFE_INTEGER
-
-const accountId: Check = (v) => (isAccountId(v) ? null : 'expected an account id (a non-empty string)')
-const projectId: Check = (v) => (positiveInt(v) ? null : 'expected a project id (a positive integer)')
-
-function args(checks: readonly Check[], optional = 0): (a: readonly unknown[]) => string | null {
-  return (a) => {
-    const min = checks.length - optional
-    if (a.length < min || a.length > checks.length)
-      return `expected ${min === checks.length ? min : `${min} to ${checks.length}`} arguments, got ${a.length}`
-    for (let i = 0; i < a.length; i++) {
-      const problem = checks[i](a[i])
-      if (problem !== null) return `argument ${i + 1}: ${problem}`
-    }
-    return null
-  }
-}
+/** A request naming a cloned project: the account id and the project id. */
+const projectArgs = argumentsCheck({ accountId: AccountId, projectId: ProjectId() })
+/** A read of the repository: the account id, then the request `schema` describes. */
+const readArgs = (schema: TSchema) => argumentsCheck({ accountId: AccountId, request: schema })
 
 /** The validators of the repository channels, spread into request-validators.ts. */
 export const reposValidators = {
-  'repos:list': args([accountId], 1),
-  'repos:clone': args([accountId, projectId]),
-  'repos:fetch': args([accountId, projectId]),
-  'repos:cancel': args([accountId, projectId]),
-  'repos:remove': args([accountId, projectId]),
-  'repos:refs': args([accountId, projectId]),
-  'repos:tree': args([accountId, schemaCheck(RepoTreeRequest)]),
-  'repos:blob': args([accountId, schemaCheck(RepoBlobRequest)]),
-  'repos:blame': args([accountId, schemaCheck(RepoBlobRequest)]),
-  'repos:log': args([accountId, schemaCheck(RepoLogRequest)]),
-  'repos:commit': args([accountId, schemaCheck(RepoCommitRequest)]),
-  'repos:compare': args([accountId, schemaCheck(RepoCompareRequest)]),
-  'repos:merge-request-changes': args([accountId, schemaCheck(RepoMergeRequestChangesRequest)]),
-  'repos:search': args([accountId, schemaCheck(RepoSearchRequest)]),
+  'repos:list': argumentsCheck({ 'accountId?': AccountId }),
+  'repos:clone': projectArgs,
+  'repos:fetch': projectArgs,
+  'repos:cancel': projectArgs,
+  'repos:remove': projectArgs,
+  'repos:refs': projectArgs,
+  'repos:tree': readArgs(RepoTreeRequest),
+  'repos:blob': readArgs(RepoBlobRequest),
+  'repos:blame': readArgs(RepoBlobRequest),
+  'repos:log': readArgs(RepoLogRequest),
+  'repos:commit': readArgs(RepoCommitRequest),
+  'repos:compare': readArgs(RepoCompareRequest),
+  'repos:merge-request-changes': readArgs(RepoMergeRequestChangesRequest),
+  'repos:search': readArgs(RepoSearchRequest),
 } as const
 
 /** The repository request channels. */

@@ -37,40 +37,61 @@ type Style = 'path' | 'sentence' | 'verbatim'
  * `new Function` under the page's Content-Security-Policy). A string option is the whole message.
  */
 export function schemaCheck(schema: TSchema, options: string | CheckOptions = {}): Check {
+  const check = namedCheck(schema, options)
+  return (value) => check(value)
+}
+
+/**
+ * schemaCheck, which can also be told the name of the value (an argument's): in sentences, a
+ * problem of the value itself is then said of that name (`request must be an object`).
+ */
+function namedCheck(schema: TSchema, options: string | CheckOptions): (value: unknown, name?: string) => string | null {
   const { message, style = 'path' } = typeof options === 'string' ? { message: options } : options
   const validator = compiledOnUse(schema)
-  return (value) => {
+  return (value, name) => {
     if (validator().Check(value)) return null
-    return message ?? describeError(schema, value, validator().Errors(value), style)
+    return message ?? describeError(schema, value, validator().Errors(value), style, name)
   }
 }
 
-/** A request channel's arguments, in order, by name: a schema (checked in the list's style) or a check of its own. */
+/**
+ * A request channel's arguments, in order, by name: a schema (checked in the list's style) or a
+ * check of its own (whose refusal, in sentences, is the whole message: it names what it refuses).
+ */
 export type ParameterList = Readonly<Record<string, TSchema | Check>>
 
 /**
  * The check of a request channel's argument list, declared as its parameters in order by name; a
  * name ending in `?` marks a trailing argument that may be left out. A wrong count reads
- * `expected [accountId, params?], got 3 argument(s)` (or `expected no arguments, got 1`); an argument's refusal is its own, after its
- * name (`accountId: must be a non-empty string`, `params: not: invalid labels`).
+ * `expected [accountId, params?], got 3 argument(s)` (or `expected no arguments, got 1`). A refusal
+ * names the argument as its list's style says things: in `path` (and for a check of its own) as
+ * the first step of the path (`accountId: must be a non-empty string`, `params: not: invalid
+ * labels`); in sentences as the subject of a problem with the argument itself (`accountId must be
+ * a non-empty string`, `request must be an object`), while a field's problem names the field as
+ * the style does anyway (`body must be a non-empty string`): the names are the contract's tuple
+ * labels (`args: [accountId: string, request: …]`), so a refusal says which argument to fix.
  */
 export function argumentsCheck(
   parameters: ParameterList,
   options: CheckOptions = {},
 ): (args: readonly unknown[]) => string | null {
-  const named = Object.entries(parameters).map(([name, p]) => ({
-    name: name.replace(/\?$/, ''),
-    check: typeof p === 'function' ? p : schemaCheck(p, options),
-  }))
+  const sentences = (options.style ?? 'path') !== 'path'
+  const checks = Object.entries(parameters).map(([key, p]) => {
+    const name = key.replace(/\?$/, '')
+    const under = (problem: string | null): string | null => (problem === null ? null : `${name}: ${problem}`)
+    if (typeof p === 'function') return sentences ? p : (value: unknown) => under(p(value))
+    const check = namedCheck(p, options)
+    return sentences ? (value: unknown) => check(value, name) : (value: unknown) => under(check(value))
+  })
   const names = Object.keys(parameters)
   const required = names.filter((name) => !name.endsWith('?')).length
   const expected = (got: number): string =>
     names.length === 0 ? `expected no arguments, got ${got}` : `expected [${names.join(', ')}], got ${got} argument(s)`
   return (args) => {
-    if (args.length < required || args.length > named.length) return expected(args.length)
+    if (args.length < required || args.length > checks.length) return expected(args.length)
     for (let i = 0; i < args.length; i++) {
-      const problem = named[i].check(args[i])
-      if (problem !== null) return `${named[i].name}: ${problem}`
+      const problem = checks[i](args[i])
+      if (problem !== null) return problem
     }
     return null
   }
@@ -130,15 +151,21 @@ interface Step {
   readonly path: readonly Segment[]
 }
 
-/** One readable sentence for the errors of a value; an unknown or missing field is named before anything else. */
+/**
+ * One readable sentence for the errors of a value; an unknown or missing field is named before
+ * anything else. In sentences, a problem of the value itself is said of `valueName` when given
+ * (an argument's name), except a refinement's message in `verbatim`, which names its fields itself.
+ */
 function describeError(
   schema: TSchema,
   value: unknown,
   all: readonly TLocalizedValidationError[],
   style: Style,
+  valueName?: string,
 ): string {
   // What an explanation is said of: nothing in `verbatim`, whose explanations name their field.
   const subject = (path: readonly Segment[]): readonly Segment[] => (style === 'verbatim' ? [] : path)
+  const ofValue = (problem: string): string => (valueName === undefined ? problem : `${valueName} ${problem}`)
   const errors = closestBranch(all)
   const unknown = errors.find((e) => e.keyword === 'additionalProperties')
   if (unknown !== undefined && 'additionalProperties' in unknown.params) {
@@ -168,15 +195,18 @@ function describeError(
     const own = i === steps.length - 1
     const why = own && first.keyword === '~refine' ? refineMessage(first) : null
     const explained = why ?? explanationOf(at, first.keyword, checked, own)
-    if (explained !== null)
-      return style === 'path' ? prefixed(fieldNames(path), explained) : said(subject(path), explained)
+    if (explained === null) continue
+    if (style === 'path') return prefixed(fieldNames(path), explained)
+    const whole = style === 'verbatim' && (why !== null || typeof explanationAt(at) === 'function')
+    return path.length === 0 && !whole ? ofValue(explained) : said(subject(path), explained)
   }
   const path = steps[steps.length - 1].path
-  if (first.keyword === 'type' && 'type' in first.params && first.params.type === 'object')
-    return style !== 'path' && path.length > 0
-      ? said(path, 'must be an object')
-      : prefixed(fieldNames(path), 'expected an object')
-  if (style !== 'path') return said(path, 'is invalid')
+  const atRoot = path.length === 0
+  if (first.keyword === 'type' && 'type' in first.params && first.params.type === 'object') {
+    if (style === 'path' || (atRoot && valueName === undefined)) return prefixed(fieldNames(path), 'expected an object')
+    return atRoot ? ofValue('must be an object') : said(path, 'must be an object')
+  }
+  if (style !== 'path') return atRoot ? ofValue('is invalid') : said(path, 'is invalid')
   const names = fieldNames(path)
   const field = names.pop()
   return field === undefined ? 'invalid value' : prefixed(names, `invalid ${field}`)
@@ -212,16 +242,21 @@ function refineMessage(error: TLocalizedValidationError): string | null {
  * applies only to the schema's own errors (`own`); a fixed text or a function, to its descendants' too.
  */
 function explanationOf(schema: TSchema, keyword: string, value: unknown, own: boolean): string | null {
-  const explanation = (schema as { [EXPLANATION]?: Explanation })[EXPLANATION]
+  const explanation = explanationAt(schema)
   if (explanation === undefined) return null
   if (typeof explanation === 'string') return explanation
   if (typeof explanation === 'function') return explanation(value)
   return own ? ownExplanation(schema, keyword) : null
 }
 
+/** The explanation Explained gave `schema`, if any. */
+function explanationAt(schema: TSchema): Explanation | undefined {
+  return (schema as { [EXPLANATION]?: Explanation })[EXPLANATION]
+}
+
 /** The text `schema` explains its own errors of `keyword` with (its per-keyword explanation), or null. */
 function ownExplanation(schema: TSchema, keyword: string): string | null {
-  const explanation = (schema as { [EXPLANATION]?: Explanation })[EXPLANATION]
+  const explanation = explanationAt(schema)
   return typeof explanation === 'object' ? (explanation[keyword] ?? null) : null
 }
 
