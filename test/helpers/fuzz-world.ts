@@ -1,6 +1,6 @@
 import { seedSecurityFindings } from '../../src/server/modules/vulnerabilities/service'
 import { injectTransport, TestRunner } from './runner'
-import { ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from './server'
+import { copyDataDir, makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from './server'
 
 /**
  * A small instance with one of everything a route can name, made through the API as root, so
@@ -23,6 +23,43 @@ export interface FuzzWorld {
 }
 
 type Json = Record<string, unknown>
+
+/** A server holding the fuzz world. */
+export interface FuzzServer {
+  readonly s: TestServer
+  readonly world: FuzzWorld
+}
+
+/**
+ * One fuzz world for two suites that each need it as built, so it is built once: `first()` starts
+ * a server, builds the world, lets the background work it started (deliveries, pipelines) settle
+ * and copies the data dir; `second()` starts a server on that copy, whatever the first suite did
+ * to its own (or, when the first never ran, builds its own). Each caller closes its server; the second
+ * is started after the first is closed.
+ * The failed authentication ban is off: hostile credentials among the inputs would get 127.0.0.1
+ * banned for an hour, and every later probe would meet a 429, not its route.
+ */
+export function fuzzWorldTwice(): { first(): Promise<FuzzServer>; second(): Promise<FuzzServer> } {
+  let built: { readonly world: FuzzWorld; readonly copy: string } | undefined
+  return {
+    async first() {
+      const s = await makeServer({ failedAuthBan: { enabled: false } })
+      const world = await buildFuzzWorld(s)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      built = { world, copy: copyDataDir(s) }
+      return { s, world }
+    },
+    async second() {
+      if (!built) {
+        // The first suite was filtered out (vitest -t): this one builds its own.
+        const s = await makeServer({ failedAuthBan: { enabled: false } })
+        return { s, world: await buildFuzzWorld(s) }
+      }
+      const s = await makeServer({ failedAuthBan: { enabled: false }, dataDir: built.copy })
+      return { s, world: built.world }
+    },
+  }
+}
 
 /** Builds the world; every object's id or name lands in `ids`. */
 export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
@@ -18,10 +18,13 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-/** A fresh Burrow Server on a temporary data dir with `root` holding ROOT_TOKEN. Not listening. */
+/**
+ * A fresh Burrow Server on a temporary data dir with `root` holding ROOT_TOKEN. Not listening.
+ * `options.dataDir` opens one made before (see copyDataDir); close() removes it either way.
+ */
 export async function makeServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'burrow-server-'))
-  const app = await buildApp({ dataDir, rootToken: ROOT_TOKEN, externalUrl: 'http://burrow.test', ...options })
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'burrow-server-'))
+  const app = await buildApp({ rootToken: ROOT_TOKEN, externalUrl: 'http://burrow.test', ...options, dataDir })
   return {
     app,
     dataDir,
@@ -35,6 +38,18 @@ export async function makeServer(options: Partial<ServerOptions> = {}): Promise<
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * A copy of the server's data dir as it is now, for a second server to start from the same
+ * content (makeServer({dataDir})): the database written whole by VACUUM INTO (its WAL included),
+ * the repositories, artifacts and secrets copied beside it.
+ */
+export function copyDataDir(s: TestServer): string {
+  const copy = mkdtempSync(join(tmpdir(), 'burrow-server-copy-'))
+  cpSync(s.dataDir, copy, { recursive: true, filter: (path) => !/burrow\.sqlite3(-wal|-shm)?$/.test(path) })
+  s.app.burrow.db.prepare('VACUUM INTO ?').run(join(copy, 'burrow.sqlite3'))
+  return copy
 }
 
 export interface ListeningServer extends TestServer {

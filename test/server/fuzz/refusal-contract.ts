@@ -1,12 +1,12 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { digestToken, generateToken } from '../../src/server/platform/auth/secrets'
-import { insertPersonalToken } from '../../src/server/modules/tokens/queries'
-import { Random } from '../../src/server/seed/random'
-import { buildFuzzWorld, validParam, type FuzzWorld } from '../helpers/fuzz-world'
-import { registeredRoutes, type PrintedRoute } from '../helpers/routes'
-import { makeServer, type TestServer } from '../helpers/server'
+import { digestToken, generateToken } from '../../../src/server/platform/auth/secrets'
+import { insertPersonalToken } from '../../../src/server/modules/tokens/queries'
+import { Random } from '../../../src/server/seed/random'
+import { validParam, type FuzzServer, type FuzzWorld } from '../../helpers/fuzz-world'
+import { registeredRoutes, type PrintedRoute } from '../../helpers/routes'
+import type { TestServer } from '../../helpers/server'
 
 // The contract of a refusal, route by route: every registered route is called as an administrator
 // and as a plain user (a Developer of the fuzz project) with input it must refuse — impossible
@@ -15,7 +15,8 @@ import { makeServer, type TestServer } from '../helpers/server'
 // answer must be below 500; a 4xx must be GitLab's JSON (`{"message": …}` or `{"error": …}`);
 // and a refused write must change nothing in the database. Changes are seen by temporary
 // triggers on every table of the server's own connection, so a rolled-back write is no change.
-// The draw is seeded, so a run is repeatable. fuzz.test.ts digs deeper per route as administrator.
+// The draw is seeded, so a run is repeatable. hostile-input.ts digs deeper per route as administrator;
+// fuzz.test.ts runs both on one world.
 
 type Route = PrintedRoute
 
@@ -246,161 +247,162 @@ const TAKES_AWAY =
   /\/(archive|unarchive|transfer|application\/settings|block|deactivate|ban|rotate|reset_registration_token|reset_authentication_token)$|\/personal_access_tokens\/self/
 const ALERT_DEPTH = /\/:p([3-9]|\d\d)\//
 
-describe('fuzz: refusals are GitLab-shaped and change nothing, for an administrator and a plain user', () => {
-  let s: TestServer
-  let world: FuzzWorld
-  let routes: Route[]
-  let changes: { readonly take: () => string[] }
-  const random = new Random('burrow-fuzz-contract-1')
-  const pick = <T>(list: readonly T[]): T => list[random.int(0, list.length - 1)]
-  const breaches: string[] = []
-  const writesThatChanged: string[] = []
-  let refusedWrites = 0
+/** The refusal contract's suite, on the fuzz world as built (`serverOf` starts the server holding it). */
+export function refusalContractSuite(serverOf: () => Promise<FuzzServer>): void {
+  describe('fuzz: refusals are GitLab-shaped and change nothing, for an administrator and a plain user', () => {
+    let s: TestServer
+    let world: FuzzWorld
+    let routes: Route[]
+    let changes: { readonly take: () => string[] }
+    const random = new Random('burrow-fuzz-contract-1')
+    const pick = <T>(list: readonly T[]): T => list[random.int(0, list.length - 1)]
+    const breaches: string[] = []
+    const writesThatChanged: string[] = []
+    let refusedWrites = 0
 
-  /** A fresh token per route for the administrator or the plain user: a route may revoke the one it was given. */
-  function tokenOf(who: 'admin' | 'user'): string {
-    const token = generateToken()
-    insertPersonalToken(s.app.burrow.db, {
-      userId: who === 'admin' ? world.admin.user.id : world.victim.user.id,
-      name: 'fuzz-contract',
-      digest: digestToken(token),
-      scopes: who === 'admin' ? ['api', 'sudo'] : ['api'],
-      expiresAt: null,
-    })
-    return token
-  }
-
-  function fill(route: Route, badAt?: number, bad?: string): string {
-    let index = -1
-    return route.url.replace(PARAM, (token) => {
-      index += 1
-      if (index === badAt && bad !== undefined) return bad
-      return encodeURIComponent(validParam(world, route.url, token.slice(1).replace(/\|:/g, '|')))
-    })
-  }
-
-  /** A few probes per route: one impossible path parameter, then hostile queries or bodies. */
-  function probesOf(route: Route): Probe[] {
-    const method = route.method as NonNullable<InjectOptions['method']>
-    const params = route.url.match(PARAM) ?? []
-    const probes: Probe[] = []
-    if (params.length > 0) {
-      const url = fill(route, random.int(0, params.length - 1), pick(BAD_SEGMENTS))
-      probes.push({ label: `${method} ${url.slice(0, 160)}`, options: { method, url } })
+    /** A fresh token per route for the administrator or the plain user: a route may revoke the one it was given. */
+    function tokenOf(who: 'admin' | 'user'): string {
+      const token = generateToken()
+      insertPersonalToken(s.app.burrow.db, {
+        userId: who === 'admin' ? world.admin.user.id : world.victim.user.id,
+        name: 'fuzz-contract',
+        digest: digestToken(token),
+        scopes: who === 'admin' ? ['api', 'sudo'] : ['api'],
+        expiresAt: null,
+      })
+      return token
     }
-    const url = fill(route)
-    if (method === 'GET') {
-      for (let i = 0; i < 2; i++) {
-        const query = pick(BAD_QUERIES)
-        probes.push({ label: `${method} ${url}?${query}`, options: { method, url: `${url}?${query}` } })
+
+    function fill(route: Route, badAt?: number, bad?: string): string {
+      let index = -1
+      return route.url.replace(PARAM, (token) => {
+        index += 1
+        if (index === badAt && bad !== undefined) return bad
+        return encodeURIComponent(validParam(world, route.url, token.slice(1).replace(/\|:/g, '|')))
+      })
+    }
+
+    /** A few probes per route: one impossible path parameter, then hostile queries or bodies. */
+    function probesOf(route: Route): Probe[] {
+      const method = route.method as NonNullable<InjectOptions['method']>
+      const params = route.url.match(PARAM) ?? []
+      const probes: Probe[] = []
+      if (params.length > 0) {
+        const url = fill(route, random.int(0, params.length - 1), pick(BAD_SEGMENTS))
+        probes.push({ label: `${method} ${url.slice(0, 160)}`, options: { method, url } })
       }
+      const url = fill(route)
+      if (method === 'GET') {
+        for (let i = 0; i < 2; i++) {
+          const query = pick(BAD_QUERIES)
+          probes.push({ label: `${method} ${url}?${query}`, options: { method, url: `${url}?${query}` } })
+        }
+        return probes
+      }
+      // A deletion is only sent to objects that cannot exist: the world must outlive the run.
+      if (method === 'DELETE') return probes
+      for (let i = 0; i < 2; i++) {
+        const raw = pick(RAW_BODIES)
+        probes.push({
+          label: `${method} ${url} ${raw.label}`,
+          options: { method, url, payload: raw.payload, headers: { 'content-type': raw.type } },
+        })
+      }
+      const query = pick(BAD_QUERIES)
+      const field = pick(FIELDS)
+      const value = pick(WRONG_VALUES)
+      probes.push(
+        random.int(0, 1) === 0
+          ? {
+              label: `${method} ${url} ${field}=${JSON.stringify(value).slice(0, 60)}`,
+              options: { method, url, payload: { [field]: value, [pick(FIELDS)]: pick(WRONG_VALUES) } },
+            }
+          : {
+              label: `${method} ${url}?${query} with every field a list`,
+              options: {
+                method,
+                url: `${url}?${query}`,
+                payload: Object.fromEntries(FIELDS.map((f) => [f, ['x', { y: 1 }]])),
+              },
+            },
+      )
       return probes
     }
-    // A deletion is only sent to objects that cannot exist: the world must outlive the run.
-    if (method === 'DELETE') return probes
-    for (let i = 0; i < 2; i++) {
-      const raw = pick(RAW_BODIES)
-      probes.push({
-        label: `${method} ${url} ${raw.label}`,
-        options: { method, url, payload: raw.payload, headers: { 'content-type': raw.type } },
-      })
-    }
-    const query = pick(BAD_QUERIES)
-    const field = pick(FIELDS)
-    const value = pick(WRONG_VALUES)
-    probes.push(
-      random.int(0, 1) === 0
-        ? {
-            label: `${method} ${url} ${field}=${JSON.stringify(value).slice(0, 60)}`,
-            options: { method, url, payload: { [field]: value, [pick(FIELDS)]: pick(WRONG_VALUES) } },
-          }
-        : {
-            label: `${method} ${url}?${query} with every field a list`,
-            options: {
-              method,
-              url: `${url}?${query}`,
-              payload: Object.fromEntries(FIELDS.map((f) => [f, ['x', { y: 1 }]])),
-            },
-          },
-    )
-    return probes
-  }
 
-  async function send(route: Route, who: 'admin' | 'user'): Promise<void> {
-    const token = tokenOf(who)
-    const write = route.method !== 'GET'
-    for (const probe of probesOf(route)) {
-      changes.take()
+    async function send(route: Route, who: 'admin' | 'user'): Promise<void> {
+      const token = tokenOf(who)
+      const write = route.method !== 'GET'
+      for (const probe of probesOf(route)) {
+        changes.take()
+        const res = await s.app.inject({
+          ...probe.options,
+          headers: { 'private-token': token, ...(probe.options.headers ?? {}) },
+        })
+        const breach = contractBreach(res, route.url === '/api/graphql')
+        if (breach) breaches.push(`${who}: ${probe.label} → ${breach}: ${res.body.slice(0, 200)}`)
+        const changed = changes.take()
+        if (write && res.statusCode >= 400) {
+          refusedWrites += 1
+          if (changed.length > 0)
+            writesThatChanged.push(`${who}: ${probe.label} → ${res.statusCode} changed ${changed.join(', ')}`)
+        }
+      }
+    }
+
+    beforeAll(async () => {
+      // serverOf lets the background work the world started (deliveries, pipelines) settle first.
+      ;({ s, world } = await serverOf())
+      routes = registeredRoutes(s.app.printRoutes({ commonPrefix: false })).filter(
+        (r) => r.url !== '*' && !ALERT_DEPTH.test(r.url),
+      )
+      changes = recordChanges(s.app.burrow.db)
+    }, 120_000)
+    afterAll(async () => {
+      await s?.close()
+    })
+
+    it('sees a write that happens, so that its silence below means something', async () => {
       const res = await s.app.inject({
-        ...probe.options,
-        headers: { 'private-token': token, ...(probe.options.headers ?? {}) },
+        method: 'POST',
+        url: `/api/v4/projects/${world.ids.project}/labels`,
+        payload: { name: 'seen-by-the-recorder', color: '#123456' },
+        headers: { 'private-token': tokenOf('admin') },
       })
-      const breach = contractBreach(res, route.url === '/api/graphql')
-      if (breach) breaches.push(`${who}: ${probe.label} → ${breach}: ${res.body.slice(0, 200)}`)
-      const changed = changes.take()
-      if (write && res.statusCode >= 400) {
-        refusedWrites += 1
-        if (changed.length > 0)
-          writesThatChanged.push(`${who}: ${probe.label} → ${res.statusCode} changed ${changed.join(', ')}`)
-      }
-    }
-  }
+      expect(res.statusCode).toBe(201)
+      expect(changes.take()).toContain('labels insert')
+      const refused = await s.app.inject({
+        method: 'POST',
+        url: `/api/v4/projects/${world.ids.project}/labels`,
+        payload: '{"name": "seen-by-the-recorder", "color": "#123456"}',
+        headers: { 'private-token': tokenOf('admin'), 'content-type': 'application/json' },
+      })
+      expect([refused.statusCode, contractBreach(refused, false)]).toEqual([409, null])
+      expect(changes.take()).toEqual(['personal_access_tokens insert'])
+    })
 
-  beforeAll(async () => {
-    s = await makeServer({ failedAuthBan: { enabled: false } })
-    world = await buildFuzzWorld(s)
-    routes = registeredRoutes(s.app.printRoutes({ commonPrefix: false })).filter(
-      (r) => r.url !== '*' && !ALERT_DEPTH.test(r.url),
+    // Four slices of the routes, in the order they run (those that take things away last), so a
+    // failure names its slice and each has its own time.
+    it.each([1, 2, 3, 4])(
+      'slice %i of 4: below 500, 4xx with a GitLab error body, refused writes change nothing',
+      async (slice) => {
+        expect(routes.length).toBeGreaterThan(400)
+        const ordered = [
+          ...routes.filter((r) => !TAKES_AWAY.test(r.url)),
+          ...routes.filter((r) => TAKES_AWAY.test(r.url)),
+        ]
+        const size = Math.ceil(ordered.length / 4)
+        breaches.length = 0
+        writesThatChanged.length = 0
+        refusedWrites = 0
+        for (const route of ordered.slice((slice - 1) * size, slice * size)) {
+          await send(route, 'user')
+          await send(route, 'admin')
+        }
+        expect(breaches).toEqual([])
+        expect(writesThatChanged).toEqual([])
+        expect(refusedWrites).toBeGreaterThan(100)
+      },
+      240_000,
     )
-    // Background work the world started (deliveries, pipelines) settles before changes are watched.
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    changes = recordChanges(s.app.burrow.db)
-  }, 120_000)
-  afterAll(async () => {
-    await s?.close()
   })
-
-  it('sees a write that happens, so that its silence below means something', async () => {
-    const res = await s.app.inject({
-      method: 'POST',
-      url: `/api/v4/projects/${world.ids.project}/labels`,
-      payload: { name: 'seen-by-the-recorder', color: '#123456' },
-      headers: { 'private-token': tokenOf('admin') },
-    })
-    expect(res.statusCode).toBe(201)
-    expect(changes.take()).toContain('labels insert')
-    const refused = await s.app.inject({
-      method: 'POST',
-      url: `/api/v4/projects/${world.ids.project}/labels`,
-      payload: '{"name": "seen-by-the-recorder", "color": "#123456"}',
-      headers: { 'private-token': tokenOf('admin'), 'content-type': 'application/json' },
-    })
-    expect([refused.statusCode, contractBreach(refused, false)]).toEqual([409, null])
-    expect(changes.take()).toEqual(['personal_access_tokens insert'])
-  })
-
-  // Four slices of the routes, in the order they run (those that take things away last), so a
-  // failure names its slice and each has its own time.
-  it.each([1, 2, 3, 4])(
-    'slice %i of 4: below 500, 4xx with a GitLab error body, refused writes change nothing',
-    async (slice) => {
-      expect(routes.length).toBeGreaterThan(400)
-      const ordered = [
-        ...routes.filter((r) => !TAKES_AWAY.test(r.url)),
-        ...routes.filter((r) => TAKES_AWAY.test(r.url)),
-      ]
-      const size = Math.ceil(ordered.length / 4)
-      breaches.length = 0
-      writesThatChanged.length = 0
-      refusedWrites = 0
-      for (const route of ordered.slice((slice - 1) * size, slice * size)) {
-        await send(route, 'user')
-        await send(route, 'admin')
-      }
-      expect(breaches).toEqual([])
-      expect(writesThatChanged).toEqual([])
-      expect(refusedWrites).toBeGreaterThan(100)
-    },
-    240_000,
-  )
-})
+}
