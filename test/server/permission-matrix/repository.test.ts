@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
+import { mergeabilityIdle } from '../../../src/server/modules/merge-requests/mergeability'
 import type { Visibility } from '../../../src/server/platform/db/rows'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
 import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
@@ -28,13 +29,15 @@ async function branchFixture(w: World, c: Container): Promise<Vars> {
 
 /**
  * Waits (bounded) for the merge request's asynchronous mergeability check: settling it moves
- * updated_at, which would otherwise look like a change made by a refused write.
+ * updated_at, which would otherwise look like a change made by a refused write. The server says
+ * when its checks are done (reading the merge request may queue one more, hence the loop), rather
+ * than being polled every few milliseconds.
  */
 async function mergeabilitySettled(w: World, c: Container, iid: number): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    await mergeabilityIdle(w.server.app.burrow)
     const mr = await w.admin<Json>('GET', `/projects/${c.project.id}/merge_requests/${iid}`)
     if (mr.merge_status === 'can_be_merged' || mr.merge_status === 'cannot_be_merged') return
-    await new Promise((resolve) => setTimeout(resolve, 10))
   }
   throw new Error(`merge request !${iid} never settled its mergeability`)
 }
