@@ -205,6 +205,32 @@ test('All accounts: merge requests and to-dos of both accounts, each marked with
   await expect(rows.filter({ hasText: `Show the ${WORD} on the map` }).filter({ hasText: demoMark })).toHaveCount(1)
   await shot(page, 'all-accounts-merge-requests')
 
+  // New merge request from All accounts asks which account, and then offers that account's projects and branches.
+  await page.getByTestId('new-merge-request').click()
+  const dialog = page.getByTestId('mr-create-dialog')
+  const account = dialog.getByTestId('mr-create-account')
+  await expect(account).toBeVisible()
+  await account.click()
+  await page
+    .locator('.n-base-select-option')
+    .filter({ hasText: host(second.url) })
+    .click()
+  await expect(account).toContainText(`root @ ${host(second.url)}`)
+  const demoPath = (await demoApi<{ path_with_namespace: string }>('GET', `/projects/${demoProjectId}`))
+    .path_with_namespace
+  await dialog.getByTestId('mr-create-project').click()
+  const projects = page.locator('.n-base-select-option')
+  await expect(projects.filter({ hasText: 'root/harbour' })).toHaveCount(1)
+  await expect(projects.filter({ hasText: demoPath })).toHaveCount(0)
+  await projects.filter({ hasText: 'root/harbour' }).click()
+  await dialog.getByTestId('mr-create-source').click()
+  await page.keyboard.type('lamp')
+  await page.locator('.n-base-select-option').filter({ hasText: 'lamp' }).first().click()
+  await expect(dialog.getByTestId('mr-create-target')).toContainText('main')
+  await shot(page, 'all-accounts-new-merge-request')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+
   await runCommand(page, 'go to to-dos')
   const todos = page.getByTestId('todo-row')
   await expect(

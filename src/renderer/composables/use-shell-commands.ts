@@ -82,10 +82,8 @@ export function useShellCommands(): void {
       group: 'Create',
       keywords: 'create add new mr merge request branch review',
       enabled: signedIn,
-      run: () =>
-        create.newMergeRequest({
-          accountId: accounts.selection === ALL_ACCOUNTS ? accounts.accounts[0].id : accounts.selection,
-        }),
+      // From All accounts the form asks which account, as the new issue form does.
+      run: () => create.newMergeRequest(accounts.selection === ALL_ACCOUNTS ? {} : { accountId: accounts.selection }),
     },
     {
       id: 'nav.home',

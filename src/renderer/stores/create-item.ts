@@ -9,10 +9,11 @@ export interface NewIssueRequest {
 
 /**
  * Where a new merge request starts: the account, and the project, branch or issue it is for when
- * known (without a project the form asks for one).
+ * known. Without a project the form asks for one; without an account too (asked from All accounts),
+ * starting from the selected account.
  */
 export interface NewMergeRequestRequest {
-  readonly accountId: string
+  readonly accountId?: string
   readonly projectId?: number
   readonly sourceBranch?: string
   /** The issue the work is for: its branch is proposed (and made first when missing), its title and `Closes #n` used. */
