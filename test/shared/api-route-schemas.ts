@@ -473,6 +473,8 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { route: 'POST /projects/:id/merge_requests/:merge_request_iid/draft_notes', schema: Api.DraftNote },
   { route: 'PUT /projects/:id/merge_requests/:merge_request_iid/draft_notes/:draft_note_id', schema: Api.DraftNote },
+  { route: 'PUT /suggestions/:id/apply', schema: Api.Suggestion },
+  { route: 'PUT /suggestions/batch_apply', schema: list(Api.Suggestion) },
   {
     route: 'GET /projects/:id/deployments/:deployment_id/merge_requests',
     url: '/projects/{project}/deployments/{deployment}/merge_requests',

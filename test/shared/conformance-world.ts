@@ -435,6 +435,7 @@ async function mergeRequests(w: ConformanceWorld): Promise<void> {
     resolved: true,
   })
   await draftNotes(w, m)
+  await suggestions(w, m)
 
   await branchWithCommit(w, 'conformance-merge', 'docs/merged.md')
   const merged = await w.write('POST /projects/:id/merge_requests', `${p}/merge_requests`, {
@@ -463,6 +464,39 @@ async function draftNotes(w: ConformanceWorld, m: string): Promise<void> {
   const reply = await w.created(create, drafts, { note: 'Agreed', in_reply_to_discussion_id: w.ids.mrDiscussion })
   const published = await w.call(w.tokens.admin, 'PUT', `${drafts}/${reply}/publish`)
   if (published.statusCode !== 204) throw new Error(`setup: publishing a draft answered ${published.statusCode}`)
+}
+
+/**
+ * Suggestions on the one line of the merge request `m`'s new file, each in a diff thread at the
+ * latest version: one applied alone, then (on the version that made) one applied as a batch.
+ */
+async function suggestions(w: ConformanceWorld, m: string): Promise<void> {
+  for (const [route, heading] of [
+    ['PUT /suggestions/:id/apply', '# Conformance'],
+    ['PUT /suggestions/batch_apply', '# Conformance checks'],
+  ] as const) {
+    const [version] = await w.read(`${m}/versions`)
+    const thread = await w.write(
+      'POST /projects/:id/merge_requests/:merge_request_iid/discussions',
+      `${m}/discussions`,
+      {
+        body: `\`\`\`suggestion\n${heading}\n\`\`\``,
+        position: {
+          base_sha: version.base_commit_sha,
+          start_sha: version.start_commit_sha,
+          head_sha: version.head_commit_sha,
+          position_type: 'text',
+          old_path: 'docs/conformance.md',
+          new_path: 'docs/conformance.md',
+          new_line: 1,
+        },
+      },
+    )
+    const [note] = thread.notes as Json[]
+    const [suggestion] = note.suggestions as Json[]
+    if (route === 'PUT /suggestions/:id/apply') await w.write(route, `/suggestions/${suggestion.id as number}/apply`)
+    else await w.write(route, '/suggestions/batch_apply', { ids: [suggestion.id], commit_message: 'Apply review' })
+  }
 }
 
 /** A branch from the default branch with one new file. */

@@ -8,6 +8,7 @@ import { milestonesReadable } from './milestones/readable'
 import { notesReadable } from './notes/readable'
 import { snippetsReadable } from './snippets/readable'
 import { registerNoteableKind, registerRefNoteableKind, registerReferenceFamily } from './notes/families'
+import { registerNoteSuggestions } from './notes'
 import { commitNoteableKind, commitNotesReadable } from './commit-notes'
 import { issueNoteableKind, issueReferences } from './issues/noteable'
 import { mergeRequestNoteableKind, mergeRequestReferences } from './merge-requests/noteable'
@@ -74,6 +75,7 @@ import groupVariables from './group-variables/routes'
 import protectedTags from './protected-tags/routes'
 import projectUsers from './project-users/routes'
 import draftNotes from './draft-notes/routes'
+import { noteSuggestions, suggestionRoutes } from './suggestions'
 import commitStatuses from './commit-statuses/routes'
 import hooks from './hooks/routes'
 import search from './search/routes'
@@ -147,6 +149,7 @@ export const apiRoutes: readonly FastifyPluginAsync[] = [
   forks,
   projectUsers,
   draftNotes,
+  suggestionRoutes,
   hooks,
 ]
 
@@ -172,6 +175,7 @@ export function fillRegistries(): void {
   for (const kind of [issueNoteableKind, mergeRequestNoteableKind, snippetNoteableKind, epicNoteableKind])
     registerNoteableKind(kind)
   registerRefNoteableKind(commitNoteableKind)
+  registerNoteSuggestions(noteSuggestions)
   for (const family of [issueReferences, mergeRequestReferences, epicReferences]) registerReferenceFamily(family)
   registerIssueEpics(issueEpicsSide)
   registerIssueMergeRequests(issueMergeRequestsSide)

@@ -3,6 +3,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { Entity, Nullable, OpenObject, Timestamp } from './common'
+import { Suggestion } from './suggestion'
 import { UserRef } from './user'
 
 /** What a note is attached to. */
@@ -80,6 +81,8 @@ export const Note = Entity({
   resolved: Type.Optional(Type.Boolean()),
   resolved_by: Type.Optional(Nullable(UserRef)),
   resolved_at: Type.Optional(Nullable(Timestamp)),
+  /** The suggestions of a merge request diff note that has any (GitLab's note entity of its merge request page). */
+  suggestions: Type.Optional(Type.Array(Suggestion)),
   commands_changes: Type.Optional(OpenObject),
 })
 export type Note = Static<typeof Note>

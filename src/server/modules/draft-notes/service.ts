@@ -12,6 +12,7 @@ import {
 import {
   createNote,
   raiseReviewMentionTodos,
+  recordSuggestions,
   readableDiscussion,
   settleQuickActions,
   settleRepliedThread,
@@ -250,5 +251,8 @@ export async function publishDraftNotes(
     )
     return published
   })()
-  for (const result of results) await settleQuickActions(result)
+  for (const result of results) {
+    await settleQuickActions(result)
+    if (result.kind === 'note') await recordSuggestions(caller, result.note)
+  }
 }

@@ -12,6 +12,7 @@ export {
   listMergeRequests,
   moveMergeRequestsToMilestone,
   setReviewState,
+  sourceProjectOf,
   type MergeRequestFilter,
   type MergeRequestRow,
   type ReviewState,

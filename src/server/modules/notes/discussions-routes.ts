@@ -25,6 +25,7 @@ import { loadDiscussionNoteable, paramsSchema } from './noteable-routes'
 import { assertCanEditNote } from './policy'
 import { createDiffDiscussion } from './diff-notes'
 import { positionInput } from './diff-position'
+import { recordSuggestions } from './suggestions'
 
 const DISCUSSION_ID = Type.String({ pattern: '^[0-9a-fA-F]{40}$' })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
@@ -150,6 +151,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
         const result = await settleQuickActions(created)
         if (result.kind === 'commands')
           return reply.code(202).send(commandsResultEntity(result.commandsChanges, result.summary))
+        await recordSuggestions(callerOf(request), result.note)
         return reply.code(201).send(presentDiscussion(request, noteable, [result.note]))
       },
     )
@@ -177,6 +179,7 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
             quickActionParams: quickActionParamsOf(body),
           }),
         )
+        if (result.kind === 'note') await recordSuggestions(callerOf(request), result.note)
         const out = sendCreated(request, noteable, result)
         return reply.code(out.code).send(out.body)
       },
@@ -228,7 +231,9 @@ const discussions: FastifyPluginAsyncTypebox = async (app) => {
           return presentNotes(request, noteable, [loadDiscussionNote(request, noteable, request.params)])[0]
         }
         assertCanEditNote(callerOf(request), note)
-        return presentNotes(request, noteable, [updateNote(callerOf(request), noteable, note, body.body as string)])[0]
+        const row = updateNote(callerOf(request), noteable, note, body.body as string)
+        await recordSuggestions(callerOf(request), row)
+        return presentNotes(request, noteable, [row])[0]
       },
     )
 

@@ -1,4 +1,5 @@
 import type { DiffPosition, Discussion, EventNote, Note, NoteCommandsResult } from '../../../shared/api/note'
+import type { Suggestion } from '../../../shared/api/suggestion'
 import type { NoteRow } from './queries'
 import type { UserRow } from '../../platform/db/rows'
 import { userRef, type UserRef } from '../users'
@@ -48,7 +49,8 @@ function resolvedFields(note: NoteRow, baseUrl: string, resolvedBy: UserRow | un
 
 /**
  * GitLab's Note entity. `commands_changes` appears on create responses where quick actions ran;
- * the resolved fields only on resolvable notes, `commit_id` and `position` only on diff notes.
+ * the resolved fields only on resolvable notes, `commit_id` and `position` only on diff notes,
+ * `suggestions` only on diff notes that have any.
  */
 export function noteEntity(
   note: NoteRow,
@@ -57,6 +59,7 @@ export function noteEntity(
   baseUrl: string,
   commandsChanges?: CommandsChanges,
   resolvedBy?: UserRow,
+  suggestions?: readonly Suggestion[],
 ): Note {
   return {
     id: note.id,
@@ -78,6 +81,7 @@ export function noteEntity(
     imported_from: 'none',
     noteable_iid: noteable.iid,
     ...resolvedFields(note, baseUrl, resolvedBy),
+    ...(suggestions && suggestions.length > 0 ? { suggestions: [...suggestions] } : {}),
     ...(commandsChanges ? { commands_changes: commandsChanges } : {}),
   }
 }

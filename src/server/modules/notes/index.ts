@@ -26,13 +26,14 @@ export {
   type Noteable,
   type QuickActionSet,
 } from './service'
-export { assertCanComment } from './policy'
+export { assertCanComment, canSeeInternalNotes } from './policy'
+export { recordSuggestions, registerNoteSuggestions, type NoteSuggestions } from './suggestions'
 export { loadNoteable, paramsSchema, type NoteableParams } from './noteable-routes'
 export { PositionError, parseTextPosition, positionInput, type LineRangeEnd, type TextPosition } from './diff-position'
 export { createDiffDiscussion, type DiffDiscussionInput } from './diff-notes'
 export { BLANK_SHA, checkCommitPosition, checkPositionInFiles, POSITION_REFUSED } from './diff-check'
 export { noteEntity } from './entity'
-export { diffNotesOfMergeRequest, moveDiffNote, type NoteRow } from './queries'
+export { diffNotesOfMergeRequest, findNoteById, moveDiffNote, type NoteRow } from './queries'
 export {
   addSystemNote,
   contextOf,

@@ -25,6 +25,7 @@ import {
   type Noteable,
 } from './service'
 import { readableNotes } from './system-notes'
+import { recordSuggestions, suggestionsOf } from './suggestions'
 import type { QuickActionParams } from '../quick-actions'
 import { assertCanEditNote, canSeeInternalNotes } from './policy'
 
@@ -40,6 +41,7 @@ export function presentNotes(
     rows.flatMap((r) => (r.resolved_by_id === null ? [r.author_id] : [r.author_id, r.resolved_by_id])),
   )
   const base = request.server.burrow.baseUrl(request)
+  const suggestions = suggestionsOf(callerOf(request), rows)
   return rows.map((r) =>
     noteEntity(
       r,
@@ -49,6 +51,7 @@ export function presentNotes(
       base,
       commandsChanges,
       r.resolved_by_id === null ? undefined : users.get(r.resolved_by_id),
+      suggestions.get(r.id),
     ),
   )
 }
@@ -175,6 +178,7 @@ const notes: FastifyPluginAsyncTypebox = async (app) => {
         checkUnmodifiedSince(request, note.updated_at)
         assertCanEditNote(callerOf(request), note)
         const row = body.body === undefined ? note : updateNote(callerOf(request), noteable, note, body.body)
+        if (body.body !== undefined) await recordSuggestions(callerOf(request), row)
         return presentNotes(request, noteable, [row])[0]
       },
     )

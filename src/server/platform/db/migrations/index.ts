@@ -36,6 +36,7 @@ import pipelineSchedules from './0047-pipeline-schedules'
 import commitNoteables from './0048-commit-noteables'
 import forkMergeRequestsOutliveSource from './0049-fork-merge-requests-outlive-source'
 import issueLinkNoteSources from './0050-issue-link-note-sources'
+import suggestions from './0052-suggestions'
 
 export interface Migration {
   readonly version: number
@@ -96,4 +97,5 @@ export const migrations: readonly Migration[] = [
   commitNoteables,
   forkMergeRequestsOutliveSource,
   issueLinkNoteSources,
+  suggestions,
 ]
