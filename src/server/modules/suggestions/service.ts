@@ -8,6 +8,7 @@ import { findProjectById } from '../../platform/db/platform-queries'
 import { projectSettings, textSetting } from '../../platform/db/project-settings'
 import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import { readFileAt } from '../../platform/git/file-at'
+import { GitError } from '../../platform/git/git'
 import { projectGitDir } from '../../platform/git/project-repo'
 import { pushLanded } from '../../platform/git/push-listeners'
 import { readRef } from '../../platform/git/refs'
@@ -76,7 +77,14 @@ async function recordNoteSuggestions(caller: Caller, note: NoteRow): Promise<voi
   const rows: NewSuggestion[] = []
   const project = parsed.length > 0 ? findProjectById(caller.db, note.project_id) : undefined
   if (project && line !== null) {
-    const file = await readFileAt(projectGitDir(caller.ctx, project), position.head_sha, position.new_path)
+    // The head was checked against the diff versions when the note was written; a repository that
+    // lost it since leaves the note without suggestions rather than failing the write.
+    const file = await readFileAt(projectGitDir(caller.ctx, project), position.head_sha, position.new_path).catch(
+      (error: unknown) => {
+        if (error instanceof GitError) return null
+        throw error
+      },
+    )
     const lines = file ? fileLines(file.content.toString('utf8')) : []
     for (const p of parsed) {
       const fromLine = Math.max(1, line - p.linesAbove)
