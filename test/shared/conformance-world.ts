@@ -472,7 +472,7 @@ async function draftNotes(w: ConformanceWorld, m: string): Promise<void> {
  */
 async function suggestions(w: ConformanceWorld, m: string): Promise<void> {
   for (const [route, heading] of [
-    ['PUT /suggestions/:id/apply', '# Conformance'],
+    ['PUT /suggestions/:id/apply', '# Conformance notes'],
     ['PUT /suggestions/batch_apply', '# Conformance checks'],
   ] as const) {
     const [version] = await w.read(`${m}/versions`)
