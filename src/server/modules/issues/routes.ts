@@ -58,14 +58,7 @@ import {
   updateIssue,
 } from './service'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'
-import {
-  addSpentTime,
-  resetSpentTime,
-  resetTimeEstimate,
-  setTimeEstimate,
-  timeStats,
-  type Trackable,
-} from '../time-tracking'
+import { timeTrackingRoutes, type Trackable } from '../time-tracking'
 import { markTodo } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import {
@@ -78,7 +71,6 @@ import {
   pathId,
   wildcardOf,
 } from '../../platform/http/loose-params'
-import { parseHumanDuration } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
 const IssueParams = Type.Object({ id: Type.String(), issue_iid: Type.Integer() })
@@ -397,13 +389,6 @@ function trackable(project: ProjectRow, issue: IssueRow): Trackable {
   return { type: 'Issue', id: issue.id, projectId: project.id }
 }
 
-function durationOf(raw: unknown): number {
-  if (!given(raw)) throw missingParam('duration')
-  const seconds = parseHumanDuration(textParam('duration', raw))
-  if (seconds === null) throw invalidParam('duration')
-  return seconds
-}
-
 /** Loads project + readable issue for `/projects/:id/issues/:issue_iid/...`. */
 function issueOf(request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>): {
   project: ProjectRow
@@ -536,65 +521,14 @@ const issues: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   // Time tracking: reading needs read access to the issue, changing it Reporter (GitLab's admin_issue).
-  const timeWrite = (
-    request: FastifyRequest<{ Params: { id: string; issue_iid: number } }>,
-  ): { project: ProjectRow; issue: IssueRow } => {
-    currentUser(request)
-    const found = issueOf(request)
-    if (!canAdminIssues(callerOf(request), found.project)) throw forbidden()
-    return found
-  }
-  app.post(
-    '/projects/:id/issues/:issue_iid/time_estimate',
-    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
-    async (request, reply) => {
-      const { project, issue } = timeWrite(request)
-      const seconds = durationOf(paramsOf(request.body).duration)
-      return reply.code(200).send(setTimeEstimate(callerOf(request), trackable(project, issue), seconds))
-    },
-  )
-  app.post(
-    '/projects/:id/issues/:issue_iid/reset_time_estimate',
-    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
-    async (request, reply) => {
-      const { project, issue } = timeWrite(request)
-      return reply.code(200).send(resetTimeEstimate(callerOf(request), trackable(project, issue)))
-    },
-  )
-  app.post(
-    '/projects/:id/issues/:issue_iid/add_spent_time',
-    { schema: { params: IssueParams, response: { 201: Api.TimeStats } } },
-    async (request, reply) => {
-      const { project, issue } = timeWrite(request)
-      const body = paramsOf(request.body)
-      const seconds = durationOf(body.duration)
-      return reply
-        .code(201)
-        .send(
-          addSpentTime(
-            callerOf(request),
-            trackable(project, issue),
-            seconds,
-            given(body.summary) ? textParam('summary', body.summary) : null,
-          ),
-        )
-    },
-  )
-  app.post(
-    '/projects/:id/issues/:issue_iid/reset_spent_time',
-    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
-    async (request, reply) => {
-      const { project, issue } = timeWrite(request)
-      return reply.code(200).send(resetSpentTime(callerOf(request), trackable(project, issue)))
-    },
-  )
-  app.get(
-    '/projects/:id/issues/:issue_iid/time_stats',
-    { schema: { params: IssueParams, response: { 200: Api.TimeStats } } },
-    async (request) => {
-      const { issue } = issueOf(request)
-      return timeStats(request.server.burrow.db, 'Issue', issue.id)
-    },
+  await app.register(
+    timeTrackingRoutes('/projects/:id/issues/:issue_iid', (request, params, access) => {
+      if (access === 'write') currentUser(request)
+      const project = loadProject(request, params.id)
+      const issue = loadIssue(callerOf(request), project, pathId(params.issue_iid, 'Issue'))
+      if (access === 'write' && !canAdminIssues(callerOf(request), project)) throw forbidden()
+      return trackable(project, issue)
+    }),
   )
 
   const participants = (db: typeof app.burrow.db, issue: IssueRow): number[] => [

@@ -4,7 +4,7 @@ import { mergeRequestPushReply } from './push-options'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
 import { issueViewerOf } from '../../platform/auth/issue-read-queries'
 import { MergeRequestReviewer } from '../../../shared/api/merge-request'
@@ -73,20 +73,12 @@ import { linkDeployedMergeRequests } from '../environments'
 import { presentIssues } from '../issues'
 import { canPushToBranch, listProtectedBranches } from '../branches'
 import { isSubscribed, subscribe, unsubscribe } from '../subscriptions'
-import {
-  addSpentTime,
-  resetSpentTime,
-  resetTimeEstimate,
-  setTimeEstimate,
-  timeStats,
-  type Trackable,
-} from '../time-tracking'
+import { timeTrackingRoutes } from '../time-tracking'
 import { createTodo, mergeRequestTodoEntity, pendingTodoFor } from '../todos'
 import { textParam } from '../../platform/http/text-param'
 import { boolOf, datetimeOf, intListOf, listOf, paramsOf, pathId } from '../../platform/http/loose-params'
 import { canReadMergeRequestsWith } from './policy'
 import { diffLimitsOf, UNLIMITED_DIFF } from './versions'
-import { parseHumanDuration } from '../time-tracking'
 
 const IdParams = Type.Object({ id: Type.String() })
 const MrParams = Type.Object({ id: Type.String(), merge_request_iid: Type.Integer() })
@@ -924,82 +916,15 @@ const mergeRequests: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  // Time tracking: the estimate lives on the merge request, spent time in `timelogs`.
-  const timeWriter = (
-    request: FastifyRequest,
-    params: Static<typeof MrParams>,
-  ): { project: ProjectRow; mr: MergeRequestRow; user: UserRow } => {
-    const user = currentUser(request)
-    // Time spent on a merge request is GitLab's admin_merge_request: Developers, not Reporters.
-    const project = loadMrProject(request, params.id, AccessLevel.DEVELOPER)
-    return { project, mr: loadMergeRequest(request, project, params.merge_request_iid), user }
-  }
-  const durationOf = (raw: unknown): number => {
-    if (raw === undefined || raw === '') throw missingParam('duration')
-    const seconds = parseHumanDuration(textParam('duration', raw))
-    if (seconds === null) throw apiMessage(400, 'Invalid time duration')
-    return seconds
-  }
-
-  app.get(
-    '/projects/:id/merge_requests/:merge_request_iid/time_stats',
-    { schema: { params: MrParams, response: { 200: Api.TimeStats } } },
-    async (request) => {
-      const project = loadMrProject(request, request.params.id)
-      const mr = loadMergeRequest(request, project, request.params.merge_request_iid)
-      return timeStats(request.server.burrow.db, 'MergeRequest', mr.id)
-    },
-  )
-  // Writes go through the time-tracking services shared with issues (their checks and system notes).
-  const trackableOf = (mr: MergeRequestRow): Trackable => ({
-    type: 'MergeRequest',
-    id: mr.id,
-    projectId: mr.project_id,
-  })
-  app.post(
-    '/projects/:id/merge_requests/:merge_request_iid/time_estimate',
-    { schema: { params: MrParams, response: { 200: Api.TimeStats } } },
-    async (request, reply) => {
-      const { mr } = timeWriter(request, request.params)
-      const seconds = durationOf(paramsOf(request.body).duration)
-      if (seconds < 0) throw apiMessage(400, 'Invalid time duration')
-      return reply.code(200).send(setTimeEstimate(callerOf(request), trackableOf(mr), seconds))
-    },
-  )
-  app.post(
-    '/projects/:id/merge_requests/:merge_request_iid/reset_time_estimate',
-    { schema: { params: MrParams, response: { 200: Api.TimeStats } } },
-    async (request, reply) => {
-      const { mr } = timeWriter(request, request.params)
-      return reply.code(200).send(resetTimeEstimate(callerOf(request), trackableOf(mr)))
-    },
-  )
-  app.post(
-    '/projects/:id/merge_requests/:merge_request_iid/add_spent_time',
-    { schema: { params: MrParams, response: { 201: Api.TimeStats } } },
-    async (request, reply) => {
-      const { mr } = timeWriter(request, request.params)
-      const body = paramsOf(request.body)
-      const seconds = durationOf(body.duration)
-      return reply
-        .code(201)
-        .send(
-          addSpentTime(
-            callerOf(request),
-            trackableOf(mr),
-            seconds,
-            body.summary === undefined ? null : textParam('summary', body.summary),
-          ),
-        )
-    },
-  )
-  app.post(
-    '/projects/:id/merge_requests/:merge_request_iid/reset_spent_time',
-    { schema: { params: MrParams, response: { 200: Api.TimeStats } } },
-    async (request, reply) => {
-      const { mr } = timeWriter(request, request.params)
-      return reply.code(200).send(resetSpentTime(callerOf(request), trackableOf(mr)))
-    },
+  // Time tracking: the estimate lives on the merge request, spent time in `timelogs`. Changing it is
+  // GitLab's admin_merge_request: Developers, not Reporters.
+  await app.register(
+    timeTrackingRoutes('/projects/:id/merge_requests/:merge_request_iid', (request, params, access) => {
+      if (access === 'write') currentUser(request)
+      const project = loadMrProject(request, params.id, access === 'write' ? AccessLevel.DEVELOPER : undefined)
+      const mr = loadMergeRequest(request, project, pathId(params.merge_request_iid, 'Merge Request'))
+      return { type: 'MergeRequest', id: mr.id, projectId: mr.project_id }
+    }),
   )
 
   await app.register(
