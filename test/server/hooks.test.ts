@@ -151,7 +151,7 @@ describe('webhooks', () => {
         [{ url: 'ftp://example.com/hook' }, 422],
         [{ url: receiver.url, branch_filter_strategy: 'regex', push_events_branch_filter: '([' }, 422],
         [{ url: receiver.url, custom_headers: [{ key: 'X-Gitlab-Token', value: 'forged' }] }, 400],
-        [{ url: receiver.url, url_variables: [{ key: 'bad key', value: 'x' }] }, 400],
+        [{ url: receiver.url, url_variables: [{ key: 'bad key', value: 'x' }] }, 422],
         [{ url: receiver.url, push_events: 'maybe' }, 400],
       ] as const
       for (const [body, status] of bad) {
@@ -159,6 +159,32 @@ describe('webhooks', () => {
         expect(res.statusCode, `${JSON.stringify(body)}: ${res.body}`).toBe(status)
       }
       expect(hookCount()).toBe(0)
+    })
+
+    it('refuses a URL variable key outside its schema with 422 on create and update, as GitLab validates the hook', async () => {
+      const refused = { message: { url_variables: ['must be a valid json schema'] } }
+      const created = await call(maintainer.token, 'POST', hooksUrl(), {
+        url: receiver.url,
+        url_variables: [{ key: 'bad key', value: 'x' }],
+      })
+      expect([created.statusCode, created.json()]).toEqual([422, refused])
+      expect(hookCount()).toBe(0)
+      const hook = await createHook({ url: receiver.url, url_variables: [{ key: 'tenant', value: 'acme' }] })
+      const stored = s.app.burrow.db.prepare('SELECT url_variables_sealed FROM web_hooks WHERE id = ?').get(hook.id)
+      const updated = await call(maintainer.token, 'PUT', `${hooksUrl()}/${hook.id}`, {
+        url_variables: [
+          { key: 'tenant', value: 'other' },
+          { key: 'x-y', value: 'z' },
+        ],
+      })
+      expect([updated.statusCode, updated.json()]).toEqual([422, refused])
+      expect((await call(maintainer.token, 'GET', `${hooksUrl()}/${hook.id}`)).json()).toMatchObject({
+        url_variables: [{ key: 'tenant' }],
+      })
+      expect(s.app.burrow.db.prepare('SELECT url_variables_sealed FROM web_hooks WHERE id = ?').get(hook.id)).toEqual(
+        stored,
+      )
+      s.app.burrow.db.prepare('DELETE FROM web_hooks').run()
     })
 
     it('sets and removes one URL variable or custom header', async () => {

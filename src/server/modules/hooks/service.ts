@@ -6,7 +6,7 @@ import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { gitText, ZERO_SHA } from '../../platform/git/git'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import type { PushContext, RefUpdate } from '../../platform/git/push-listeners'
-import { forbidden, invalidParam, notFound, unprocessable } from '../../platform/http/errors'
+import { forbidden, invalidParam, notFound, unprocessable, type ApiError } from '../../platform/http/errors'
 import { BlockedUrlError, checkOutboundUrl, outboundPolicy } from '../../platform/outbound/outbound'
 import { deliver, enqueueDelivery, inBackground, newEventUuid, type Delivery, type HookSecrets } from './delivery'
 import { groupHookEntity, projectHookEntity, systemHookEntity, type HookKeys } from './entity'
@@ -160,13 +160,13 @@ const HEADER_KEY = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,255}$/
 const RESERVED_HEADERS = /^(x-gitlab-|content-type$|user-agent$|idempotency-key$|host$|content-length$)/i
 
 function keyValueMap(
-  name: string,
   pairs: readonly KeyValue[],
   valid: (key: string) => boolean,
+  refused: (key: string) => ApiError,
 ): Record<string, string> {
   const map: Record<string, string> = {}
   for (const { key, value } of pairs) {
-    if (!valid(key)) throw invalidParam(name, `key ${JSON.stringify(key)} is invalid`)
+    if (!valid(key)) throw refused(key)
     map[key] = value
   }
   return map
@@ -233,11 +233,18 @@ async function hookFields(
   assertBranchFilter(strategy, filter)
   const variables = {
     ...(current ? openMap(ctx, current.url_variables_sealed) : {}),
-    ...keyValueMap('url_variables', params.urlVariables ?? [], (k) => URL_VARIABLE_KEY.test(k)),
+    // GitLab checks the variables against their JSON schema when it saves the hook: a 422 validation error.
+    ...keyValueMap(
+      params.urlVariables ?? [],
+      (k) => URL_VARIABLE_KEY.test(k),
+      () => unprocessable({ url_variables: ['must be a valid json schema'] }),
+    ),
   }
   const headers = {
     ...(current ? openMap(ctx, current.custom_headers_sealed) : {}),
-    ...keyValueMap('custom_headers', params.customHeaders ?? [], validHeader),
+    ...keyValueMap(params.customHeaders ?? [], validHeader, (k) =>
+      invalidParam('custom_headers', `key ${JSON.stringify(k)} is invalid`),
+    ),
   }
   const token = params.token === undefined ? (current?.token_sealed ?? null) : params.token || null
   return {
