@@ -124,6 +124,44 @@ describe('award emoji on comments and snippets', () => {
     expect((await call(outsider.token, 'GET', `${snippet}/award_emoji`)).statusCode).toBe(404)
   })
 
+  it('shows and takes back one award only through its own item, and only its awarder may (401 to others, as GitLab)', async () => {
+    const other = seedUser(s)
+    seedMember(s, 'Namespace', groupId, other.user.id, AccessLevel.DEVELOPER)
+    s.app.burrow.db
+      .prepare(
+        `INSERT INTO merge_requests (iid, project_id, source_project_id, source_branch, target_branch, title, author_id, merge_status, created_at, updated_at)
+                VALUES (7, ?, ?, 'g', 'main', 'Awarded MR', ?, 'unchecked', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z')`,
+      )
+      .run(Number(base.split('/')[2]), Number(base.split('/')[2]), dev.user.id)
+    const issueNote = (await call(dev.token, 'POST', `${base}/issues/1/notes`, { body: 'Mine' })).body
+    const items = [
+      `${base}/issues/1`,
+      `${base}/merge_requests/7`,
+      `${base}/snippets/1`,
+      `${base}/issues/1/notes/${issueNote.id}`,
+    ]
+    const elsewhere = (await call(dev.token, 'POST', `${base}/issues`, { title: 'Elsewhere' })).body
+    for (const item of items) {
+      const award = (await call(dev.token, 'POST', `${item}/award_emoji`, { name: 'star' })).body
+      const url = `${item}/award_emoji/${award.id}`
+      expect([item, (await call(other.token, 'GET', url)).body.id]).toEqual([item, award.id])
+      const wrongItem = `${base}/issues/${elsewhere.iid}/award_emoji/${award.id}`
+      expect([item, (await call(dev.token, 'GET', wrongItem)).body]).toEqual([
+        item,
+        { message: '404 Award Emoji Not Found' },
+      ])
+      expect([item, (await call(dev.token, 'DELETE', wrongItem)).statusCode]).toEqual([item, 404])
+      expect([item, (await call(outsider.token, 'GET', url)).statusCode]).toEqual([item, 404])
+      expect([item, (await call(outsider.token, 'DELETE', url)).statusCode]).toEqual([item, 404])
+      expect([item, (await call(null, 'DELETE', url)).statusCode]).toEqual([item, 401])
+      const taken = await call(other.token, 'DELETE', url)
+      expect([item, taken.statusCode, taken.body]).toEqual([item, 401, { message: '401 Unauthorized' }])
+      expect([item, (await call(dev.token, 'GET', url)).statusCode]).toEqual([item, 200])
+      expect([item, (await call(dev.token, 'DELETE', url)).statusCode]).toEqual([item, 204])
+      expect([item, (await call(dev.token, 'GET', url)).statusCode]).toEqual([item, 404])
+    }
+  })
+
   it('deletes a comment’s award emoji with the comment, and with its issue', async () => {
     const one = (await call(dev.token, 'POST', `${base}/issues/1/notes`, { body: 'Goes' })).body
     await call(dev.token, 'POST', `${base}/issues/1/notes/${one.id}/award_emoji`, { name: 'wave' })

@@ -247,7 +247,7 @@ describe('time tracking, subscriptions, to-dos, awards', () => {
     expect((await get(ROOT_TOKEN, u)).body.upvotes).toBe(1)
     expect(
       (await s.request(reporter.token, { method: 'DELETE', url: `/api/v4${u}/award_emoji/${a.body.id}` })).statusCode,
-    ).toBe(403)
+    ).toBe(401)
     expect(
       (await s.request(outsider.token, { method: 'DELETE', url: `/api/v4${u}/award_emoji/${a.body.id}` })).statusCode,
     ).toBe(204)

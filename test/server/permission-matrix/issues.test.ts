@@ -247,7 +247,8 @@ const AWARD_EMOJI: readonly MatrixRow[] = [
     path: `${ISSUE}/award_emoji/{award}`,
     min: 'admin',
     fixture: issueFixture,
-    why: 'an award emoji is removed by the user who gave it (and administrators)',
+    refusal: 401,
+    why: 'an award emoji is removed by the user who gave it (and administrators); GitLab answers anyone else 401',
   },
   { method: 'GET', path: `${ISSUE}/notes/{note}/award_emoji`, min: 'anyone', fixture: standingFixture },
   {

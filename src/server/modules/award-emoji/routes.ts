@@ -3,7 +3,7 @@ import * as Api from '../../../shared/api/index'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { callerOf } from '../../platform/caller'
-import { forbidden, missingParam, notFound, unauthorized } from '../../platform/http/errors'
+import { missingParam, notFound, unauthorized } from '../../platform/http/errors'
 import { paramsOf, PathParams, pathId } from '../../platform/http/loose-params'
 import { pageOf, setPageHeaders } from '../../platform/http/pagination'
 import { textParam } from '../../platform/http/text-param'
@@ -62,12 +62,13 @@ export function awardEmojiRoutes(base: string, resolve: AwardableResolver): Fast
       },
     )
 
-    // Only the awarder (or an administrator) may take an award back.
+    // Only the awarder (or an administrator) may take an award back; GitLab answers anyone else's
+    // attempt with 401 (its `unauthorized!`), not 403.
     app.delete(`${base}/award_emoji/:award_id`, { schema }, async (request, reply) => {
       const user = request.actor.user
       if (!user) throw unauthorized()
       const row = find(request, request.params)
-      if (row.user_id !== user.id && !request.perms.isAdmin) throw forbidden()
+      if (row.user_id !== user.id && !request.perms.isAdmin) throw unauthorized()
       deleteAward(request.server.burrow.db, row.id)
       return reply.code(204).send()
     })
