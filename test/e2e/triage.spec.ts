@@ -117,6 +117,10 @@ test('filters narrow the list, live in the address, and can be saved', async ({ 
   await expect(total).not.toHaveText(before ?? '')
   expect(page.url()).toContain('search=scheduler')
   await expect(page.locator('.work-item-row__title').first()).toContainText(/scheduler/i)
+  // Save filter… is among the filters behind More filters.
+  await expect(page.getByTestId('filter-save')).toBeHidden()
+  await page.getByTestId('filter-more').click()
+  await expect(page.getByTestId('filter-more')).toHaveAttribute('aria-expanded', 'true')
   await page.getByTestId('filter-save').click()
   await page.getByTestId('save-filter-name').locator('input').fill('Scheduler bugs')
   await page.keyboard.press('Enter')
@@ -126,6 +130,38 @@ test('filters narrow the list, live in the address, and can be saved', async ({ 
   await page.getByText('Scheduler bugs', { exact: true }).click()
   expect(page.url()).toContain('search=scheduler')
   await shot(page, 'issues-filtered')
+})
+
+test('at 900 px the issue filter bar keeps to two rows; More filters opens the rest from the keyboard', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 900, height: 800 })
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to issues')
+  await expect(page.getByTestId('filter-search')).toBeVisible()
+  const rowsOf = () =>
+    page.locator('.issue-filter-bar').evaluate(
+      (bar) =>
+        new Set(
+          Array.from(
+            bar.querySelectorAll('[data-testid^="filter-"], [data-testid="saved-filters"], [data-testid="new-issue"]'),
+          )
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .map((e) => Math.round(e.getBoundingClientRect().top / 8)),
+        ).size,
+    )
+  expect(await rowsOf()).toBeLessThanOrEqual(2)
+  await shot(page, 'issues-filter-900-light')
+  await page.getByTestId('filter-more').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('filter-more')).toHaveAttribute('aria-expanded', 'true')
+  await expect(page.getByTestId('filter-confidential')).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(page.locator('[data-testid="filter-author"] :focus')).toHaveCount(1)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await shot(page, 'issues-filter-900-more-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
 })
 
 test('bulk actions queue one change per selected issue', async ({ page }) => {

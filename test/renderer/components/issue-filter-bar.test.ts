@@ -119,6 +119,22 @@ describe('IssueFilterBar', () => {
     expect(lastUpdate(wrapper).milestone).toBeNull()
   })
 
+  it('keeps author, scope, excluded labels, confidentiality and Save behind More filters, which counts those set', async () => {
+    const wrapper = mountBar({ ...DEFAULT_ISSUE_FILTER, author: 'alice', confidential: true }, true)
+    const more = wrapper.find('[data-testid="filter-more"]')
+    const panel = wrapper.find('[data-testid="filter-more-panel"]')
+    for (const id of ['filter-author', 'filter-scope', 'filter-not-labels', 'filter-confidential', 'filter-save'])
+      expect(panel.find(`[data-testid="${id}"]`).exists(), id).toBe(true)
+    expect((panel.element as HTMLElement).style.display).toBe('none')
+    expect(more.attributes('aria-expanded')).toBe('false')
+    expect(more.attributes('aria-controls')).toBe(panel.attributes('id'))
+    expect(more.text()).toBe('More filters (2)')
+    await more.trigger('click')
+    expect((panel.element as HTMLElement).style.display).toBe('')
+    expect(more.attributes('aria-expanded')).toBe('true')
+    expect(more.text()).toBe('Fewer filters (2)')
+  })
+
   it('summarises the filter for assistive technology', () => {
     expect(mountBar({ ...DEFAULT_ISSUE_FILTER, labels: ['bug'] }).attributes('aria-label')).toBe(
       'Issue filter: Open · ~bug · created at ↓',
