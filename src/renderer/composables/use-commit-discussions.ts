@@ -91,7 +91,7 @@ export function useCommitDiscussions(options: {
     landed.value = [...landed.value, ...sent]
     void query.reload()
   })
-  const notShown = computed(() => unshownComments(landed.value, query.data.value ?? []))
+  const notShown = computed(() => landedNotRead(landed.value, query.data.value ?? []))
   // Once the threads hold a landed comment it is dropped for good.
   watch(notShown, (now) => {
     if (now.length < landed.value.length) landed.value = now
@@ -124,7 +124,7 @@ export function useCommitDiscussions(options: {
  * comment by a thread opening with its text on the same line (or on the whole commit). Each note accounts for one
  * comment, so two identical comments need two notes.
  */
-function unshownComments(
+function landedNotRead(
   landed: readonly PendingCommitComment[],
   threads: readonly CommitThread[],
 ): PendingCommitComment[] {

@@ -141,7 +141,7 @@ export const noteSuggestions: NoteSuggestions = {
   of: presentNoteSuggestions,
 }
 
-/** A suggestion about to be applied, with its note and merge request. */
+/** A suggestion about to be applied, with its note and the file it changes. */
 interface Target {
   readonly row: SuggestionRow
   readonly note: NoteRow
@@ -266,8 +266,7 @@ export async function applySuggestions(
     if (error instanceof RefMovedError) throw apiMessage(400, SUGGESTION_MESSAGES.fileChanged)
     throw error
   }
-  const applied = mr
-  const noteable = mergeRequestNoteable(caller, project, applied)
+  const noteable = mergeRequestNoteable(caller, project, mr)
   caller.db.transaction(() => {
     markApplied(
       caller.db,
