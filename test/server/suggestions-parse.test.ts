@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { fileLines, parseSuggestions } from '../../src/server/modules/suggestions/parse'
+import { fileLines, parseSuggestions } from '../../src/shared/suggestions'
 
 describe('parseSuggestions', () => {
   it('reads a plain block as the note line only, its lines each ending in a newline', () => {
     expect(parseSuggestions('Try:\n```suggestion\nfoo\nbar\n```')).toEqual([
-      { linesAbove: 0, linesBelow: 0, content: 'foo\nbar\n' },
+      { linesAbove: 0, linesBelow: 0, content: 'foo\nbar\n', startLine: 1, endLine: 5 },
     ])
   })
 
@@ -28,7 +28,9 @@ describe('parseSuggestions', () => {
   })
 
   it('reads an empty block as deleting the lines', () => {
-    expect(parseSuggestions('```suggestion\n```')).toEqual([{ linesAbove: 0, linesBelow: 0, content: '' }])
+    expect(parseSuggestions('```suggestion\n```')).toEqual([
+      { linesAbove: 0, linesBelow: 0, content: '', startLine: 0, endLine: 2 },
+    ])
   })
 
   it('leaves other code blocks, and a suggestion fence inside one, alone', () => {
@@ -41,7 +43,7 @@ describe('parseSuggestions', () => {
 
   it('closes only on a fence as long as the opening one, so a block may hold a shorter fence', () => {
     expect(parseSuggestions('````suggestion\n```\ncode\n```\n````')).toEqual([
-      { linesAbove: 0, linesBelow: 0, content: '```\ncode\n```\n' },
+      { linesAbove: 0, linesBelow: 0, content: '```\ncode\n```\n', startLine: 0, endLine: 5 },
     ])
   })
 })

@@ -101,6 +101,7 @@ describe('suggestions of merge request diff notes', () => {
         applied: false,
         from_content: 'LINE 2\n',
         to_content: 'Line two\n',
+        commit_id: null,
       },
     ])
     const listed = (await call('GET', `${mrUrl}/notes?per_page=100`)).json().find((n: Json) => n.id === note.id)
@@ -153,6 +154,7 @@ describe('suggestions of merge request diff notes', () => {
     expect((await fileOnFeature()).split('\n').slice(0, 2)).toEqual(['First line', 'LINE 2'])
     const head = await featureHead()
     expect(head.parent_ids).toEqual([before.id])
+    expect(res.json().commit_id).toBe(head.id)
     expect(head).toMatchObject({
       title: 'Apply 1 suggestion(s) to 1 file(s)',
       author_name: 'Rae Reviewer',

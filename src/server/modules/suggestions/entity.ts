@@ -11,5 +11,6 @@ export function suggestionEntity(row: SuggestionRow, appliable: boolean): Sugges
     applied: row.applied === 1,
     from_content: row.from_content,
     to_content: row.to_content,
+    commit_id: row.commit_id,
   }
 }

@@ -29,7 +29,7 @@ import { userIdentity } from '../repository'
 import { assertRepositoryWritable } from '../storage-moves'
 import { findUserById } from '../users'
 import { suggestionEntity } from './entity'
-import { fileLines, parseSuggestions } from './parse'
+import { fileLines, parseSuggestions } from '../../../shared/suggestions'
 import {
   markApplied,
   replaceSuggestions,

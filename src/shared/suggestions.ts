@@ -1,7 +1,8 @@
 /**
  * Reading ```suggestion blocks out of a note's Markdown (GitLab's suggestion parser): a fenced code
  * block whose info string is `suggestion`, optionally `suggestion:-N+M` for N lines above and M
- * lines below the note's line. Pure: no database, no git.
+ * lines below the note's line. Pure: no database, no git. Shared by the server (which records them)
+ * and the app (which shows each block as its suggestion's diff, in place).
  */
 
 /** One suggestion block: how far it reaches around the note's line, and the text it proposes. */
@@ -10,6 +11,9 @@ export interface ParsedSuggestion {
   readonly linesBelow: number
   /** The block's lines, each ending in a newline; empty when the block proposes deleting the lines. */
   readonly content: string
+  /** Where the block is in the note's lines: its opening fence, and the line after its closing fence. */
+  readonly startLine: number
+  readonly endLine: number
 }
 
 /** How far one block may reach either way (GitLab refuses wider ranges in its editor). */
@@ -50,6 +54,8 @@ export function parseSuggestions(body: string): ParsedSuggestion[] {
           linesAbove: above,
           linesBelow: below,
           content: content.length === 0 ? '' : `${content.join('\n')}\n`,
+          startLine: i,
+          endLine: Math.min(end + 1, lines.length),
         })
       }
     }
