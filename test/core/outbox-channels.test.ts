@@ -161,6 +161,11 @@ describe('write channels', () => {
       ['issues:time-estimate', [w.account.id, { ...ref, seconds: -5 }], 'seconds must be a non-negative integer'],
       ['outbox:resolve', [1, { choice: 'both' }], "resolution.choice must be 'mine', 'theirs' or 'edited'"],
       ['outbox:retry', ['1'], 'expected one outbox entry id (a positive integer)'],
+      [
+        'merge-requests:apply-suggestion',
+        [w.account.id, { ...ref, suggestionId: 0 }],
+        'suggestionId must be a positive integer',
+      ],
     ]
     for (const [channel, args, message] of cases) {
       expect(await core.dispatch(channel, args)).toEqual({
@@ -194,17 +199,18 @@ describe('write channels', () => {
 })
 
 describe('offline', () => {
-  it('refuses merge, rebase and approvals with a readable reason, and queues nothing', async () => {
+  it('refuses merge, rebase, approvals and applying a suggestion with a readable reason, and queues nothing', async () => {
     await w.goOffline()
     try {
       const ref = { projectId: w.project.id, iid: mrIid }
-      for (const [channel, what] of [
-        ['merge-requests:merge', 'Merging'],
-        ['merge-requests:rebase', 'Rebasing'],
-        ['merge-requests:approve', 'Approving'],
-        ['merge-requests:unapprove', 'Revoking an approval'],
+      for (const [channel, what, request] of [
+        ['merge-requests:merge', 'Merging', ref],
+        ['merge-requests:rebase', 'Rebasing', ref],
+        ['merge-requests:approve', 'Approving', ref],
+        ['merge-requests:unapprove', 'Revoking an approval', ref],
+        ['merge-requests:apply-suggestion', 'Applying a suggestion', { ...ref, suggestionId: 1 }],
       ] as const) {
-        const response = await core.dispatch(channel, [w.account.id, ref])
+        const response = await core.dispatch(channel, [w.account.id, request])
         expect(response).toMatchObject({ ok: false, error: { code: 'offline' } })
         const message = (response as { error: { message: string } }).error.message
         expect(message).toBe(
@@ -243,6 +249,34 @@ describe('offline', () => {
 })
 
 describe('online', () => {
+  it('applies a review suggestion as a commit, and passes the server’s refusal of a second apply as is', async () => {
+    const path = `/projects/${w.project.id}/merge_requests/${mrIid}`
+    const mr = (await w.api('GET', path)).body as Json
+    const discussion = (
+      await w.api('POST', `${path}/discussions`, {
+        body: '```suggestion\nfeature, reviewed\n```',
+        position: {
+          ...(mr.diff_refs as Json),
+          position_type: 'text',
+          old_path: 'feature.txt',
+          new_path: 'feature.txt',
+          new_line: 1,
+        },
+      })
+    ).body as Json
+    const [suggestion] = ((discussion.notes as Json[])[0].suggestions ?? []) as Json[]
+    const request = { projectId: w.project.id, iid: mrIid, suggestionId: suggestion.id }
+    const applied = await ok<Json>('merge-requests:apply-suggestion', w.account.id, request)
+    const head = ((await w.api('GET', path)).body as Json).sha
+    expect(applied).toMatchObject({ id: suggestion.id, applied: true, commit_id: head })
+    expect(head).not.toBe(mr.sha)
+    expect(await core.dispatch('merge-requests:apply-suggestion', [w.account.id, request])).toMatchObject({
+      ok: false,
+      error: { code: 'validation', message: 'This suggestion has already been applied.' },
+    })
+    expect(await ok<OutboxEntry[]>('outbox:list')).toEqual([])
+  })
+
   it('approves (as a reviewer) and merges a merge request right away', async () => {
     const ref = { projectId: w.project.id, iid: mrIid }
     const reviewer = seedUser(w.server, { name: 'Rae Reviewer' })

@@ -179,6 +179,7 @@ const requestNames: { readonly [C in RequestChannel]: true } = {
   'merge-requests:rebase': true,
   'merge-requests:approve': true,
   'merge-requests:unapprove': true,
+  'merge-requests:apply-suggestion': true,
   'outbox:list': true,
   'outbox:retry': true,
   'outbox:discard': true,

@@ -292,6 +292,14 @@ export type MergeRequestMergeRequest = Static<typeof MergeRequestMergeRequest>
 export const MergeRequestRebaseRequest = Entity({ ...itemRef, skipCi: Type.Optional(Flag('skipCi')) })
 export type MergeRequestRebaseRequest = Static<typeof MergeRequestRebaseRequest>
 
+/** A review suggestion of the merge request to apply as a commit on its source branch. */
+export const ApplySuggestionRequest = Entity({
+  ...itemRef,
+  suggestionId: PositiveId('suggestionId'),
+  commitMessage: Type.Optional(FilledText(100_000, 'commitMessage must be a non-empty string')),
+})
+export type ApplySuggestionRequest = Static<typeof ApplySuggestionRequest>
+
 export const OutboxListFilter = Entity({
   accountId: Type.Optional(FilledText(200, 'accountId must be a non-empty string')),
   /** Also entries that are done, reconciled or discarded (the last 200). */
@@ -341,6 +349,7 @@ export const unlinkIssueArgs = accountAndRequest(UnlinkIssueRequest)
 export const markTodoDoneArgs = accountAndRequest(MarkTodoDoneRequest)
 export const mergeArgs = accountAndRequest(MergeRequestMergeRequest)
 export const rebaseArgs = accountAndRequest(MergeRequestRebaseRequest)
+export const applySuggestionArgs = accountAndRequest(ApplySuggestionRequest)
 
 const outboxListFilter = schemaCheck(OutboxListFilter, { style: 'verbatim' })
 
@@ -393,6 +402,7 @@ export const outboxValidators = {
   'merge-requests:rebase': rebaseArgs,
   'merge-requests:approve': itemArgs,
   'merge-requests:unapprove': itemArgs,
+  'merge-requests:apply-suggestion': applySuggestionArgs,
   'outbox:list': outboxListArgs,
   'outbox:retry': outboxEntryIdArgs,
   'outbox:discard': outboxEntryIdArgs,

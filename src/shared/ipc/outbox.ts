@@ -1,5 +1,6 @@
 import type { DiffPosition } from './diff-position'
 import type {
+  ApplySuggestionRequest,
   CommentRequest,
   CommitCommentRequest,
   ConflictResolution,
@@ -32,6 +33,7 @@ export { parseDuration } from '../duration'
  */
 
 export type {
+  ApplySuggestionRequest,
   CommentRequest,
   CommitCommentRequest,
   ConflictResolution,
@@ -249,7 +251,7 @@ type Queued<R> = { readonly args: readonly [accountId: string, request: R]; read
 /**
  * The outbox request channels. Every item write resolves with its queued entry as soon as it is
  * stored (not when the server has it): watch `outbox:did-change` for what happens next.
- * Online-only actions (merge, rebase, approve) go straight to the server and fail with code
+ * Online-only actions (merge, rebase, approve, apply a suggestion) go straight to the server and fail with code
  * `offline` when it cannot be reached; they are never queued.
  */
 export interface OutboxRequests {
@@ -298,6 +300,15 @@ export interface OutboxRequests {
   }
   'merge-requests:unapprove': {
     readonly args: readonly [accountId: string, request: ItemRef]
+    readonly result: ServerJson
+  }
+  /**
+   * Online only: applies a review suggestion as a commit on the source branch (`PUT
+   * /suggestions/:id/apply`); the applied suggestion. Never queued: a commit whose outcome is
+   * unknown must not be sent again.
+   */
+  'merge-requests:apply-suggestion': {
+    readonly args: readonly [accountId: string, request: ApplySuggestionRequest]
     readonly result: ServerJson
   }
   /** Unsettled entries (and with `includeSettled`, recent settled ones), oldest first. */

@@ -11,7 +11,7 @@ import type {
   TimeEstimateRequest,
   UpdateRequest,
 } from '../../../shared/ipc/outbox'
-import { approveMergeRequest, mergeMergeRequest, rebaseMergeRequest } from './online-only'
+import { applySuggestion, approveMergeRequest, mergeMergeRequest, rebaseMergeRequest } from './online-only'
 import type { Outbox, OutboxAccounts } from './outbox'
 
 /** One async function per outbox channel (handlers.ts spreads them into the contract's handlers). */
@@ -109,6 +109,7 @@ export function outboxHandlers(
     'merge-requests:rebase': async (accountId, r) => rebaseMergeRequest(services().accounts, accountId, r),
     'merge-requests:approve': async (accountId, r) => approveMergeRequest(services().accounts, accountId, r, true),
     'merge-requests:unapprove': async (accountId, r) => approveMergeRequest(services().accounts, accountId, r, false),
+    'merge-requests:apply-suggestion': async (accountId, r) => applySuggestion(services().accounts, accountId, r),
     'outbox:list': async (filter) => services().outbox.list(filter),
     'outbox:retry': async (id) => services().outbox.retry(id),
     'outbox:discard': async (id) => services().outbox.discard(id),

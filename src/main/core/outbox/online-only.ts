@@ -1,4 +1,9 @@
-import type { ItemRef, MergeRequestMergeRequest, MergeRequestRebaseRequest } from '../../../shared/ipc/outbox'
+import type {
+  ApplySuggestionRequest,
+  ItemRef,
+  MergeRequestMergeRequest,
+  MergeRequestRebaseRequest,
+} from '../../../shared/ipc/outbox'
 import { NetworkError } from '../api/errors'
 import type { JsonObject } from '../cache/json'
 import { OutboxError, type OutboxAccounts } from './outbox'
@@ -15,6 +20,7 @@ const ACTIONS = {
   rebase: 'Rebasing',
   approve: 'Approving',
   unapprove: 'Revoking an approval',
+  applySuggestion: 'Applying a suggestion',
 } as const
 
 export type OnlineOnlyAction = keyof typeof ACTIONS
@@ -80,5 +86,21 @@ export function approveMergeRequest(
 ): Promise<JsonObject> {
   return online(accounts, accountId, approve ? 'approve' : 'unapprove', (client) =>
     client.post<JsonObject>(`${mrPath(r)}/${approve ? 'approve' : 'unapprove'}`),
+  )
+}
+
+/**
+ * `PUT /suggestions/:id/apply`: the applied suggestion. A connection lost mid-request leaves the
+ * commit's outcome unknown; the user sees why and may try again, which the server refuses as
+ * already applied if the first one landed.
+ */
+export function applySuggestion(
+  accounts: OutboxAccounts,
+  accountId: string,
+  r: ApplySuggestionRequest,
+): Promise<JsonObject> {
+  const body = r.commitMessage === undefined ? {} : { commit_message: r.commitMessage }
+  return online(accounts, accountId, 'applySuggestion', (client) =>
+    client.put<JsonObject>(`/suggestions/${r.suggestionId}/apply`, body),
   )
 }
