@@ -227,6 +227,8 @@ test('All accounts: merge requests and to-dos of both accounts, each marked with
   await page.keyboard.type('lamp')
   await page.locator('.n-base-select-option').filter({ hasText: 'lamp' }).first().click()
   await expect(dialog.getByTestId('mr-create-target')).toContainText('main')
+  // The title is proposed from the branch's one commit (repos:compare on the second server), as for the first account.
+  await expect(dialog.getByTestId('mr-create-title').locator('input')).toHaveValue('Brighter lamp')
   await shot(page, 'all-accounts-new-merge-request')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()

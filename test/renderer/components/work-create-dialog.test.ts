@@ -19,9 +19,9 @@ const props = {
   description: '',
 }
 
-function open(problem: string | null) {
+function open(problem: string | null, more: { titlePlaceholder?: string } = {}) {
   return mount(WorkCreateDialog, {
-    props: { ...props, problem },
+    props: { ...props, problem, ...more },
     global: { plugins: [createTestingPinia({ createSpy: vi.fn })] },
     attachTo: document.body,
   })
@@ -44,5 +44,16 @@ describe('WorkCreateDialog', () => {
     open(null)
     expect(byTestId('issue-create-problem')).toBeNull()
     expect(document.body.textContent).toContain('to create · created through the outbox, offline too')
+  })
+
+  it('says a proposed title is on its way in the empty title, in place of "Title"', () => {
+    open('A title is required.', { titlePlaceholder: 'Proposing a title from lamp’s commits…' })
+    const input = byTestId('issue-create-title')?.querySelector('input')
+    expect(input?.getAttribute('placeholder')).toBe('Proposing a title from lamp’s commits…')
+  })
+
+  it('keeps "Title" as the placeholder when no proposal is coming', () => {
+    open('A title is required.')
+    expect(byTestId('issue-create-title')?.querySelector('input')?.getAttribute('placeholder')).toBe('Title')
   })
 })
