@@ -150,7 +150,7 @@ describe('webhooks', () => {
         [{ url: 'not a url' }, 422],
         [{ url: 'ftp://example.com/hook' }, 422],
         [{ url: receiver.url, branch_filter_strategy: 'regex', push_events_branch_filter: '([' }, 422],
-        [{ url: receiver.url, custom_headers: [{ key: 'X-Gitlab-Token', value: 'forged' }] }, 400],
+        [{ url: receiver.url, custom_headers: [{ key: 'X-Gitlab-Token', value: 'forged' }] }, 422],
         [{ url: receiver.url, url_variables: [{ key: 'bad key', value: 'x' }] }, 422],
         [{ url: receiver.url, push_events: 'maybe' }, 400],
       ] as const
@@ -167,7 +167,11 @@ describe('webhooks', () => {
         url: receiver.url,
         url_variables: [{ key: 'bad key', value: 'x' }],
       })
-      expect([created.statusCode, created.json()]).toEqual([422, refused])
+      // The create service answers the model's errors as one sentence.
+      expect([created.statusCode, created.json()]).toEqual([
+        422,
+        { message: 'Url variables must be a valid json schema' },
+      ])
       expect(hookCount()).toBe(0)
       const hook = await createHook({ url: receiver.url, url_variables: [{ key: 'tenant', value: 'acme' }] })
       const stored = s.app.burrow.db.prepare('SELECT url_variables_sealed FROM web_hooks WHERE id = ?').get(hook.id)
@@ -184,6 +188,67 @@ describe('webhooks', () => {
       expect(s.app.burrow.db.prepare('SELECT url_variables_sealed FROM web_hooks WHERE id = ?').get(hook.id)).toEqual(
         stored,
       )
+      s.app.burrow.db.prepare('DELETE FROM web_hooks').run()
+    })
+
+    it("refuses custom headers outside GitLab's schema with 422 on create and update, and changes nothing", async () => {
+      const many = Array.from({ length: 21 }, (_, i) => ({ key: `X-Extra-${i}`, value: 'v' }))
+      const refusedSets = [
+        [{ key: '1-Team', value: 'x' }],
+        [{ key: 'X Team', value: 'x' }],
+        [{ key: 'X--Team', value: 'x' }],
+        [{ key: 'X-Team:', value: 'x' }],
+        [{ key: 'x-gitlab-token', value: 'forged' }],
+        [{ key: 'Content-Type', value: 'text/plain' }],
+        [{ key: 'X-Team', value: '' }],
+        [{ key: 'X-Team', value: 'a\r\nX-Injected: 1' }],
+        [{ key: 'X-Team', value: 'x'.repeat(2049) }],
+        many,
+      ]
+      for (const custom_headers of refusedSets) {
+        const res = await call(maintainer.token, 'POST', hooksUrl(), { url: receiver.url, custom_headers })
+        expect([custom_headers[0], res.statusCode, res.json()]).toEqual([
+          custom_headers[0],
+          422,
+          { message: 'Custom headers must be a valid json schema' },
+        ])
+      }
+      expect(hookCount()).toBe(0)
+      const hook = await createHook({
+        url: receiver.url,
+        custom_headers: [
+          { key: 'X-Team.v2', value: 'platform' },
+          { key: 'Authorization', value: 'Bearer x'.padEnd(2048, 'x') },
+        ],
+      })
+      expect(hook.custom_headers).toEqual([{ key: 'X-Team.v2' }, { key: 'Authorization' }])
+      const stored = () =>
+        s.app.burrow.db.prepare('SELECT custom_headers_sealed, updated_at FROM web_hooks WHERE id = ?').get(hook.id)
+      const before = stored()
+      for (const custom_headers of [...refusedSets, many.slice(0, 19)]) {
+        const res = await call(maintainer.token, 'PUT', `${hooksUrl()}/${hook.id}`, { name: 'Renamed', custom_headers })
+        expect([custom_headers[0], res.statusCode, res.json()]).toEqual([
+          custom_headers[0],
+          422,
+          { message: 'Custom headers validation failed' },
+        ])
+      }
+      expect(stored()).toEqual(before)
+      expect((await call(maintainer.token, 'GET', `${hooksUrl()}/${hook.id}`)).json()).toMatchObject({ name: null })
+      // Eighteen more make twenty, GitLab's most.
+      const filled = await call(maintainer.token, 'PUT', `${hooksUrl()}/${hook.id}`, {
+        custom_headers: many.slice(0, 18),
+      })
+      expect(filled.statusCode, filled.body).toBe(200)
+      expect(filled.json()).toMatchObject({ custom_headers: expect.arrayContaining([{ key: 'X-Extra-17' }]) })
+      const twentyFirst = await call(maintainer.token, 'PUT', `${hooksUrl()}/${hook.id}/custom_headers/X-One-More`, {
+        value: 'v',
+      })
+      expect([twentyFirst.statusCode, twentyFirst.json()]).toEqual([422, { message: 'Illegal key or value' }])
+      const replaced = await call(maintainer.token, 'PUT', `${hooksUrl()}/${hook.id}/custom_headers/X-Extra-0`, {
+        value: 'w',
+      })
+      expect(replaced.statusCode).toBe(204)
       s.app.burrow.db.prepare('DELETE FROM web_hooks').run()
     })
 
@@ -675,6 +740,7 @@ describe('webhooks', () => {
         [groupOwner.token, `/groups/${top.id}/hooks/${String(group.id)}`, 'url_variables', 403],
         [groupOwner.token, `/groups/${top.id}/hooks/${String(group.id)}`, 'custom_headers', 403],
         [ROOT_TOKEN, `/hooks/${String(system.id)}`, 'url_variables', 403],
+        [ROOT_TOKEN, `/hooks/${String(system.id)}`, 'custom_headers', 403],
       ]
       for (const [token, base, set, refused] of cases) {
         const key = set === 'url_variables' ? 'tenant' : 'X-Env'
@@ -715,12 +781,34 @@ describe('webhooks', () => {
     it('are for administrators, receive pushes as System Hook, and answer a test with the sample', async () => {
       expect((await call(maintainer.token, 'GET', '/hooks')).statusCode).toBe(403)
       expect((await call(null, 'GET', '/hooks')).statusCode).toBe(401)
-      const hook = await createHook({ url: `${receiver.url}/system`, push_events: true }, ROOT_TOKEN, '/hooks')
-      expect(hook).toMatchObject({ push_events: true, repository_update_events: true, alert_status: 'executable' })
+      const refused = await call(ROOT_TOKEN, 'POST', '/hooks', {
+        url: `${receiver.url}/system`,
+        custom_headers: [{ key: 'X Audit', value: 'yes' }],
+      })
+      expect([refused.statusCode, refused.json()]).toEqual([
+        422,
+        { message: 'Custom headers must be a valid json schema' },
+      ])
+      const hook = await createHook(
+        { url: `${receiver.url}/system`, push_events: true, custom_headers: [{ key: 'X-Audit', value: 'yes' }] },
+        ROOT_TOKEN,
+        '/hooks',
+      )
+      expect(hook).toMatchObject({
+        push_events: true,
+        repository_update_events: true,
+        alert_status: 'executable',
+        custom_headers: [{ key: 'X-Audit' }],
+      })
       expect(hook).not.toHaveProperty('issues_events')
+      const renamed = await call(ROOT_TOKEN, 'PUT', `/hooks/${hook.id}`, {
+        custom_headers: [{ key: 'X-Gitlab-Event', value: 'Push Hook' }],
+      })
+      expect([renamed.statusCode, renamed.json()]).toEqual([422, { message: 'Custom headers validation failed' }])
       await push()
       await receiver.waitFor(1)
       expect(receiver.received[0].headers['x-gitlab-event']).toBe('System Hook')
+      expect(receiver.received[0].headers['x-audit']).toBe('yes')
       expect(receiver.received[0].body.object_kind).toBe('push')
       const test = await call(ROOT_TOKEN, 'POST', `/hooks/${hook.id}`)
       expect(test.statusCode, test.body).toBe(201)

@@ -118,6 +118,8 @@ const NO_JSON_BODY: Readonly<Record<string, readonly string[]>> = {
     'DELETE /api/v4/hooks/:hook_id',
     'PUT /api/v4/hooks/:hook_id/url_variables/:key',
     'DELETE /api/v4/hooks/:hook_id/url_variables/:key',
+    'PUT /api/v4/hooks/:hook_id/custom_headers/:key',
+    'DELETE /api/v4/hooks/:hook_id/custom_headers/:key',
   ],
   'commits the changelog to its branch and answers 200 with no body, like GitLab': [
     'POST /api/v4/projects/:id/repository/changelog',

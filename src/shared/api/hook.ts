@@ -28,6 +28,7 @@ const HookBase = {
   url_variables: KeyOnly,
   push_events_branch_filter: Nullable(Type.String()),
   branch_filter_strategy: Type.Enum(['wildcard', 'regex', 'all_branches']),
+  custom_headers: KeyOnly,
 }
 
 /** The events only project and group hooks subscribe to. */
@@ -40,7 +41,6 @@ const ProjectEventFlags = {
   wiki_page_events: Type.Boolean(),
   job_events: Type.Boolean(),
   releases_events: Type.Boolean(),
-  custom_headers: KeyOnly,
 }
 
 /** GitLab's ProjectHook entity. */

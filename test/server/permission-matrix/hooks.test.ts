@@ -117,6 +117,15 @@ const SYSTEM_HOOK_ROWS: readonly MatrixRow[] = instanceRows(
       body: (v, u) => ({ ...quietHook(v, u), repository_update_events: false }),
     },
     { method: 'PUT', path: '/hooks/{hook}', min: 'admin', fixture: systemHookFixture, body: { name: 'Renamed' } },
+    {
+      method: 'PUT',
+      path: '/hooks/{hook}/custom_headers/X-Env',
+      min: 'admin',
+      ok: 204,
+      fixture: systemHookFixture,
+      body: { value: 'prod' },
+      readBack: '/hooks/{hook}',
+    },
     { method: 'DELETE', path: '/hooks/{hook}', min: 'admin', fixture: systemHookFixture },
   ]),
 )

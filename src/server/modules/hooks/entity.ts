@@ -38,10 +38,11 @@ export function systemHookEntity(row: HookRow, keys: HookKeys, now: Date): Syste
     url_variables: keyList(keys.urlVariables),
     push_events_branch_filter: row.push_events_branch_filter,
     branch_filter_strategy: row.branch_filter_strategy,
+    custom_headers: keyList(keys.customHeaders),
   }
 }
 
-function projectEventFields(row: HookRow, keys: HookKeys) {
+function projectEventFields(row: HookRow) {
   return {
     issues_events: row.issues_events === 1,
     confidential_issues_events: row.confidential_issues_events === 1,
@@ -51,7 +52,6 @@ function projectEventFields(row: HookRow, keys: HookKeys) {
     wiki_page_events: row.wiki_page_events === 1,
     job_events: row.job_events === 1,
     releases_events: row.releases_events === 1,
-    custom_headers: keyList(keys.customHeaders),
   }
 }
 
@@ -59,7 +59,7 @@ function projectEventFields(row: HookRow, keys: HookKeys) {
 export function projectHookEntity(row: HookRow, keys: HookKeys, now: Date): ProjectHook {
   return {
     ...systemHookEntity(row, keys, now),
-    ...projectEventFields(row, keys),
+    ...projectEventFields(row),
     project_id: row.project_id ?? 0,
   }
 }
@@ -68,7 +68,7 @@ export function projectHookEntity(row: HookRow, keys: HookKeys, now: Date): Proj
 export function groupHookEntity(row: HookRow, keys: HookKeys, now: Date): GroupHook {
   return {
     ...systemHookEntity(row, keys, now),
-    ...projectEventFields(row, keys),
+    ...projectEventFields(row),
     group_id: row.group_id ?? 0,
   }
 }

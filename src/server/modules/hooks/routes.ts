@@ -62,6 +62,7 @@ const Common = {
   push_events_branch_filter: Type.Optional(Type.String()),
   branch_filter_strategy: Type.Optional(Type.Enum(['wildcard', 'regex', 'all_branches'])),
   url_variables: KeyValues,
+  custom_headers: KeyValues,
 }
 const ProjectFlags = {
   issues_events: Flag,
@@ -72,7 +73,6 @@ const ProjectFlags = {
   job_events: Flag,
   releases_events: Flag,
   wiki_page_events: Flag,
-  custom_headers: KeyValues,
 }
 const CreateBody = Type.Object({ url: Type.String(), ...Common, ...ProjectFlags })
 const UpdateBody = Type.Object({ url: Type.Optional(Type.String()), ...Common, ...ProjectFlags })
@@ -328,23 +328,24 @@ const hooks: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.put(
-    '/hooks/:hook_id/url_variables/:key',
-    { schema: { params: SystemKeyParams, body: ValueBody } },
-    async (request, reply) => {
+  for (const set of ['url_variables', 'custom_headers'] as const) {
+    app.put(
+      `/hooks/:hook_id/${set}/:key`,
+      { schema: { params: SystemKeyParams, body: ValueBody } },
+      async (request, reply) => {
+        const caller = systemCaller(request)
+        const hook = loadHook(caller, system, request.params.hook_id)
+        setHookKeyValue(caller, system, hook, set, request.params.key, request.body.value)
+        return reply.code(204).send()
+      },
+    )
+    app.delete(`/hooks/:hook_id/${set}/:key`, { schema: { params: SystemKeyParams } }, async (request, reply) => {
       const caller = systemCaller(request)
       const hook = loadHook(caller, system, request.params.hook_id)
-      setHookKeyValue(caller, system, hook, 'url_variables', request.params.key, request.body.value)
+      setHookKeyValue(caller, system, hook, set, request.params.key, null)
       return reply.code(204).send()
-    },
-  )
-
-  app.delete('/hooks/:hook_id/url_variables/:key', { schema: { params: SystemKeyParams } }, async (request, reply) => {
-    const caller = systemCaller(request)
-    const hook = loadHook(caller, system, request.params.hook_id)
-    setHookKeyValue(caller, system, hook, 'url_variables', request.params.key, null)
-    return reply.code(204).send()
-  })
+    })
+  }
 }
 
 export default hooks

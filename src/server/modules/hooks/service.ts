@@ -6,7 +6,7 @@ import type { NamespaceRow, ProjectRow, UserRow } from '../../platform/db/rows'
 import { gitText, ZERO_SHA } from '../../platform/git/git'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import type { PushContext, RefUpdate } from '../../platform/git/push-listeners'
-import { forbidden, invalidParam, notFound, unprocessable, type ApiError } from '../../platform/http/errors'
+import { forbidden, notFound, unprocessable, type ApiError } from '../../platform/http/errors'
 import { BlockedUrlError, checkOutboundUrl, outboundPolicy } from '../../platform/outbound/outbound'
 import { deliver, enqueueDelivery, inBackground, newEventUuid, type Delivery, type HookSecrets } from './delivery'
 import { groupHookEntity, projectHookEntity, systemHookEntity, type HookKeys } from './entity'
@@ -156,23 +156,36 @@ export function presentSystemHook(caller: Caller, hook: HookRow): SystemHook {
 // ---- writes -------------------------------------------------------------------------------
 
 const URL_VARIABLE_KEY = /^[A-Za-z0-9_]{1,255}$/
-const HEADER_KEY = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,255}$/
+/** GitLab's header name (its custom headers JSON schema), within a length we can store and send. */
+const HEADER_KEY = /^(?=.{1,255}$)[A-Za-z]+[0-9]*(?:[._-][A-Za-z0-9]+)*$/
+/**
+ * Headers the delivery sets itself. GitLab lets its own win over a custom one of the same name;
+ * here a custom one is refused, as fetch would send both, joined, when the case differs.
+ */
 const RESERVED_HEADERS = /^(x-gitlab-|content-type$|user-agent$|idempotency-key$|host$|content-length$)/i
+/**
+ * GitLab's 1 to 2048 characters, and what fetch can send: a byte string without CR, LF or NUL
+ * (GitLab would store such a value and fail each delivery).
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{1,2048}$/
+/** GitLab's schema allows 20 custom headers on a hook. */
+const MAX_CUSTOM_HEADERS = 20
 
 function keyValueMap(
   pairs: readonly KeyValue[],
-  valid: (key: string) => boolean,
-  refused: (key: string) => ApiError,
+  valid: (key: string, value: string) => boolean,
+  refused: () => ApiError,
 ): Record<string, string> {
   const map: Record<string, string> = {}
   for (const { key, value } of pairs) {
-    if (!valid(key)) throw refused(key)
+    if (!valid(key, value)) throw refused()
     map[key] = value
   }
   return map
 }
 
-const validHeader = (key: string): boolean => HEADER_KEY.test(key) && !RESERVED_HEADERS.test(key)
+const validHeader = (key: string, value: string): boolean =>
+  HEADER_KEY.test(key) && !RESERVED_HEADERS.test(key) && HEADER_VALUE.test(value)
 
 /**
  * The URL as the guard sees it once URL variables are filled in: refused with GitLab's reason
@@ -231,21 +244,28 @@ async function hookFields(
         ? (current?.push_events_branch_filter ?? null)
         : params.pushEventsBranchFilter || null
   assertBranchFilter(strategy, filter)
+  const creating = current === null
+  // GitLab checks both sets against their JSON schemas when it saves the hook: a 422 whose body
+  // is the create service's sentence on a create, and the model's errors (or, for custom headers,
+  // the API's own sentence) on an update.
   const variables = {
     ...(current ? openMap(ctx, current.url_variables_sealed) : {}),
-    // GitLab checks the variables against their JSON schema when it saves the hook: a 422 validation error.
     ...keyValueMap(
       params.urlVariables ?? [],
       (k) => URL_VARIABLE_KEY.test(k),
-      () => unprocessable({ url_variables: ['must be a valid json schema'] }),
+      () =>
+        creating
+          ? unprocessable('Url variables must be a valid json schema')
+          : unprocessable({ url_variables: ['must be a valid json schema'] }),
     ),
   }
+  const headersRefused = (): ApiError =>
+    unprocessable(creating ? 'Custom headers must be a valid json schema' : 'Custom headers validation failed')
   const headers = {
     ...(current ? openMap(ctx, current.custom_headers_sealed) : {}),
-    ...keyValueMap(params.customHeaders ?? [], validHeader, (k) =>
-      invalidParam('custom_headers', `key ${JSON.stringify(k)} is invalid`),
-    ),
+    ...keyValueMap(params.customHeaders ?? [], validHeader, headersRefused),
   }
+  if (params.customHeaders !== undefined && Object.keys(headers).length > MAX_CUSTOM_HEADERS) throw headersRefused()
   const token = params.token === undefined ? (current?.token_sealed ?? null) : params.token || null
   return {
     ...(Object.fromEntries(HOOK_EVENT_FLAGS.map((f) => [f, flagged(f)])) as Record<HookEventFlag, boolean>),
@@ -310,7 +330,10 @@ export function setHookKeyValue(
     delete map[key]
   } else {
     // GitLab saves the hook with the new pair and answers its validation failure as a 422.
-    const valid = set === 'url_variables' ? URL_VARIABLE_KEY.test(key) : validHeader(key)
+    const valid =
+      set === 'url_variables'
+        ? URL_VARIABLE_KEY.test(key)
+        : validHeader(key, value) && (Object.hasOwn(map, key) || Object.keys(map).length < MAX_CUSTOM_HEADERS)
     if (!valid) throw unprocessable('Illegal key or value')
     map[key] = value
   }
