@@ -151,6 +151,9 @@ test('at 900 px the issue filter bar keeps to two rows; More filters opens the r
         ).size,
     )
   expect(await rowsOf()).toBeLessThanOrEqual(2)
+  // Every name in the two rows is whole: the search's placeholder and the selects' (ui25 saw "Milest…").
+  await expect(page.getByTestId('filter-search').locator('input')).toHaveAttribute('placeholder', 'Search issues')
+  expect(await clippedNames(page)).toEqual([])
   await shot(page, 'issues-filter-900-light')
   await page.getByTestId('filter-more').focus()
   await page.keyboard.press('Enter')
@@ -161,8 +164,37 @@ test('at 900 px the issue filter bar keeps to two rows; More filters opens the r
   await page.emulateMedia({ colorScheme: 'dark' })
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
   await shot(page, 'issues-filter-900-more-dark')
+  // A wide window keeps the long names, still on two rows and whole.
+  await page.getByTestId('filter-more').click()
+  await page.setViewportSize({ width: 1360, height: 860 })
+  await expect(page.getByTestId('filter-search').locator('input')).toHaveAttribute(
+    'placeholder',
+    'Search title and description',
+  )
+  await expect(page.getByTestId('filter-more')).toHaveText('More filters')
+  expect(await rowsOf()).toBeLessThanOrEqual(2)
+  expect(await clippedNames(page)).toEqual([])
+  await shot(page, 'issues-filter-1360-dark')
   await page.emulateMedia({ colorScheme: 'light' })
+  await shot(page, 'issues-filter-1360-light')
 })
+
+/** The filter bar's placeholders and chosen values cut short by their box (an ellipsis), by their text. */
+function clippedNames(page: Page): Promise<string[]> {
+  return page.locator('.issue-filter-bar').evaluate((bar) => {
+    const shown = (e: Element) => (e as HTMLElement).offsetParent !== null
+    const selects = Array.from(
+      bar.querySelectorAll('.n-base-selection-placeholder__inner, .n-base-selection-input__content'),
+    ).filter((e) => shown(e) && e.scrollWidth > e.clientWidth + 1)
+    const inputs = Array.from(bar.querySelectorAll('.n-input__placeholder')).filter(
+      (e) =>
+        shown(e) &&
+        e.firstElementChild !== null &&
+        e.firstElementChild.getBoundingClientRect().width > e.getBoundingClientRect().width + 1,
+    )
+    return [...selects, ...inputs].map((e) => e.textContent ?? '')
+  })
+}
 
 test('bulk actions queue one change per selected issue', async ({ page }) => {
   await page.goto(burrow.pageUrl)

@@ -129,10 +129,13 @@ describe('IssueFilterBar', () => {
     expect(more.attributes('aria-expanded')).toBe('false')
     expect(more.attributes('aria-controls')).toBe(panel.attributes('id'))
     expect(more.text()).toBe('More filters (2)')
+    // Its name stays whole where a narrow bar shortens the text to "More (2)".
+    expect(more.attributes('aria-label')).toBe('More filters (2)')
     await more.trigger('click')
     expect((panel.element as HTMLElement).style.display).toBe('')
     expect(more.attributes('aria-expanded')).toBe('true')
     expect(more.text()).toBe('Fewer filters (2)')
+    expect(more.attributes('aria-label')).toBe('Fewer filters (2)')
   })
 
   it('summarises the filter for assistive technology', () => {
