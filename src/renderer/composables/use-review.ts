@@ -31,6 +31,11 @@ export interface Review {
   comment(body: string, position: DiffPosition, commitId?: string): Promise<OutboxEntry>
   /** Resolves or reopens a thread (online: the server's answer is read back by `onChanged`). */
   resolve(discussionId: string, resolved: boolean): Promise<void>
+  /**
+   * Applies a review suggestion as a commit on the source branch (online only, never queued);
+   * then `onChanged`, for the thread, the diff and the merge request's head to be read again.
+   */
+  applySuggestion(suggestionId: number): Promise<void>
 }
 
 /**
@@ -135,6 +140,10 @@ export function useReview(options: {
         path: `/projects/${projectId}/merge_requests/${iid}/discussions/${discussionId}`,
         body: { resolved },
       })
+      options.onChanged()
+    },
+    async applySuggestion(suggestionId) {
+      await bridge.request('merge-requests:apply-suggestion', options.accountId(), { ...ref(), suggestionId })
       options.onChanged()
     },
   }
