@@ -13,7 +13,8 @@ import {
 import { toReadableError } from '../../../src/renderer/lib/ipc-errors'
 import { chordOf, formatKeys, onModEnter, parseKeys, ShortcutMatcher } from '../../../src/renderer/lib/keys'
 import { contrastRatio, labelColors, normalizeHex, splitScopedLabel } from '../../../src/renderer/lib/label-color'
-import { formatRelativeTime } from '../../../src/renderer/lib/relative-time'
+import { formatAbsoluteTime, formatRelativeTime } from '../../../src/renderer/lib/relative-time'
+import { tagCount } from '../../../src/renderer/lib/select-tags'
 import { IpcFailure } from '../../../src/shared/ipc/contract'
 
 describe('computeBurndown', () => {
@@ -96,6 +97,22 @@ describe('formatRelativeTime', () => {
   })
   it('returns null for a date it cannot read', () => {
     expect(formatRelativeTime('soon', now)).toBeNull()
+  })
+  it('keeps one formatter per locale: each locale reads in its own words', () => {
+    expect(formatRelativeTime('2024-03-10T11:55:00Z', now, 'en')).toBe('5 minutes ago')
+    expect(formatRelativeTime('2024-03-10T11:55:00Z', now, 'de')).toBe('vor 5 Minuten')
+    expect(formatRelativeTime('2024-03-10T09:00:00Z', now, 'en')).toBe('3 hours ago')
+    expect(formatAbsoluteTime('2024-03-10T12:00:00Z', 'en')).toMatch(/^Mar 10, 2024/)
+    expect(formatAbsoluteTime('2024-03-10T12:00:00Z', 'de')).toMatch(/^10\.03\.2024/)
+    expect(formatAbsoluteTime('later', 'en')).toBeNull()
+  })
+})
+
+describe('tagCount', () => {
+  it('folds label tags into +N only once two or more are chosen', () => {
+    expect(tagCount([])).toBeUndefined()
+    expect(tagCount(['bug'])).toBeUndefined()
+    expect(tagCount(['bug', 'ux'])).toBe('responsive')
   })
 })
 
