@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AccessLevel } from '../../src/server/platform/auth/access'
+import { findProjectById } from '../../src/server/modules/namespaces'
+import { gitText } from '../../src/server/platform/git/git'
+import { projectGitDir } from '../../src/server/platform/git/project-repo'
+import type { ProjectRow } from '../../src/server/platform/db/rows'
 import { seedMember } from '../helpers/fixtures'
 import { makeServer, ROOT_TOKEN, seedUser, type SeededUser, type TestServer } from '../helpers/server'
 
@@ -17,6 +21,8 @@ describe('suggestions of merge request diff notes', () => {
   let dev: SeededUser
   let reviewer: SeededUser
   let outsider: SeededUser
+  let critic: SeededUser
+  let gitDir: string
   let base: string
   let mrUrl: string
 
@@ -57,6 +63,14 @@ describe('suggestions of merge request diff notes', () => {
     return res.json().notes[0]
   }
 
+  /** The feature branch's last commit object as git stores it: its message byte for byte, author and committer. */
+  async function lastCommit(): Promise<{ message: string; author: string; committer: string }> {
+    const raw = await gitText(['cat-file', 'commit', 'refs/heads/feature'], { gitDir })
+    const end = raw.indexOf('\n\n')
+    const who = (role: string) => (new RegExp(`^${role} (.+ <[^>]*>) `, 'm').exec(raw.slice(0, end)) ?? [])[1]
+    return { author: who('author'), committer: who('committer'), message: raw.slice(end + 2) }
+  }
+
   function suggestionsOf(note: Json): Json[] {
     return note.suggestions as Json[]
   }
@@ -66,6 +80,10 @@ describe('suggestions of merge request diff notes', () => {
     dev = seedUser(s, { username: 'dev', name: 'Dee Developer' })
     reviewer = seedUser(s, { username: 'reviewer', name: 'Rae Reviewer' })
     outsider = seedUser(s, { username: 'outsider' })
+    critic = seedUser(s, { username: 'critic', name: 'Cy Critic' })
+    s.app.burrow.db
+      .prepare('UPDATE users SET commit_email = ? WHERE id = ?')
+      .run('cy@commits.example.com', critic.user.id)
     const project = (
       await s.request(ROOT_TOKEN, {
         method: 'POST',
@@ -75,6 +93,8 @@ describe('suggestions of merge request diff notes', () => {
     ).json()
     seedMember(s, 'Project', project.id, dev.user.id, AccessLevel.DEVELOPER)
     seedMember(s, 'Project', project.id, reviewer.user.id, AccessLevel.REPORTER)
+    seedMember(s, 'Project', project.id, critic.user.id, AccessLevel.REPORTER)
+    gitDir = projectGitDir(s.app.burrow, findProjectById(s.app.burrow.db, project.id) as ProjectRow)
     base = `/api/v4/projects/${project.id}`
     await commit('main', [{ action: 'create', file_path: 'app.txt', content: text(LINES) }], undefined, ROOT_TOKEN)
     await commit('feature', [{ action: 'update', file_path: 'app.txt', content: text(FEATURE) }], 'main')
@@ -160,6 +180,10 @@ describe('suggestions of merge request diff notes', () => {
       author_name: 'Rae Reviewer',
       committer_name: 'Dee Developer',
     })
+    // GitLab's co-authors are every author but the one applying, so the sole author is named too.
+    expect((await lastCommit()).message).toBe(
+      'Apply 1 suggestion(s) to 1 file(s)\n\nCo-authored-by: Rae Reviewer <reviewer@example.com>\n',
+    )
     // The merge request follows its branch, and the thread is resolved.
     expect((await call('GET', mrUrl)).json().sha).toBe(head.id)
     const discussions = (await call('GET', `${mrUrl}/discussions?per_page=100`)).json()
@@ -194,6 +218,39 @@ describe('suggestions of merge request diff notes', () => {
     expect((await fileOnFeature()).split('\n').slice(9)).toEqual(['ten', 'LINE 11', 'twelve', 'thirteen', ''])
     const head = await featureHead()
     expect(head).toMatchObject({ title: 'Take 2 from review on feature', parent_ids: [before.id] })
+  })
+
+  it('names the other authors of a batch as Co-authored-by trailers, the one applying authoring the commit', async () => {
+    const ids = [
+      suggestionsOf(await thread({ new_line: 2 }, suggestion('two')))[0].id,
+      suggestionsOf(await thread({ new_line: 8 }, suggestion('eight'), critic.token))[0].id,
+      suggestionsOf(await thread({ new_line: 9 }, suggestion('nine'), dev.token))[0].id,
+      suggestionsOf(await thread({ new_line: 11 }, suggestion('eleven')))[0].id,
+    ]
+    const res = await call('PUT', '/api/v4/suggestions/batch_apply', { ids })
+    expect(res.statusCode, res.body).toBe(200)
+    const applied = await lastCommit()
+    // Each other author once, in the order of their suggestions, with their commit email.
+    expect(applied.message).toBe(
+      'Apply 4 suggestion(s) to 1 file(s)\n\n' +
+        'Co-authored-by: Rae Reviewer <reviewer@example.com>\n' +
+        'Co-authored-by: Cy Critic <cy@commits.example.com>\n',
+    )
+    const trailers = await gitText(['interpret-trailers', '--parse'], { gitDir, input: applied.message })
+    expect(trailers.trim().split('\n')).toEqual([
+      'Co-authored-by: Rae Reviewer <reviewer@example.com>',
+      'Co-authored-by: Cy Critic <cy@commits.example.com>',
+    ])
+    // Several authors: the commit is the applier's.
+    expect([applied.author, applied.committer]).toEqual([
+      'Dee Developer <dev@example.com>',
+      'Dee Developer <dev@example.com>',
+    ])
+
+    // Applying one's own suggestion names nobody, and leaves no blank lines behind.
+    const own = suggestionsOf(await thread({ new_line: 13 }, suggestion('Thirteen'), dev.token))[0].id as number
+    expect((await call('PUT', `/api/v4/suggestions/${own}/apply`)).statusCode).toBe(200)
+    expect((await lastCommit()).message).toBe('Apply 1 suggestion(s) to 1 file(s)\n')
   })
 
   it('refuses overlapping suggestions in a batch and writes nothing', async () => {

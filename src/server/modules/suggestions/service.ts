@@ -56,7 +56,8 @@ export const SUGGESTION_MESSAGES = {
   fileNotFound: 'A file was not found.',
 } as const
 
-const DEFAULT_COMMIT_MESSAGE = 'Apply %{suggestions_count} suggestion(s) to %{files_count} file(s)'
+/** GitLab's default: the other authors of the suggestions follow as Co-authored-by trailers. */
+const DEFAULT_COMMIT_MESSAGE = 'Apply %{suggestions_count} suggestion(s) to %{files_count} file(s)\n\n%{co_authored_by}'
 
 function positionOf(note: NoteRow): TextPosition | null {
   return note.position === null ? null : (JSON.parse(note.position) as TextPosition)
@@ -148,22 +149,43 @@ interface Target {
   readonly path: string
 }
 
-/** The message of the commit (custom, else the project's template, else GitLab's), placeholders filled. */
+/**
+ * The message of the commit (custom, else the project's template, else GitLab's), placeholders
+ * filled. `%{co_authored_by}` is one `Co-authored-by: Name <email>` trailer per co-author; trailing
+ * blank lines (the default's when there is none) are dropped, as git's own cleanup would.
+ */
 function commitMessage(
   template: string,
-  ctx: { project: ProjectRow; mr: MergeRequestRow; user: UserRow; paths: readonly string[]; count: number },
+  ctx: {
+    project: ProjectRow
+    mr: MergeRequestRow
+    user: UserRow
+    paths: readonly string[]
+    count: number
+    coAuthors: readonly Identity[]
+  },
 ): string {
   const values: Readonly<Record<string, string>> = {
     branch_name: ctx.mr.source_branch,
     files_count: String(ctx.paths.length),
-    file_paths: ctx.paths.join(', '),
+    file_paths: [...ctx.paths].sort().join(', '),
     project_name: ctx.project.name,
     project_path: ctx.project.path,
     user_full_name: ctx.user.name,
     username: ctx.user.username,
     suggestions_count: String(ctx.count),
+    co_authored_by: ctx.coAuthors.map((a) => `Co-authored-by: ${a.name} <${a.email}>`).join('\n'),
   }
-  return template.replace(/%\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole)
+  return template.replace(/%\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole).trimEnd()
+}
+
+/**
+ * The suggestions' authors in the order of their suggestions, each once: GitLab's commit author
+ * when there is only one, and its co-authors (all but the one applying) otherwise.
+ */
+function suggestionAuthors(caller: Caller, targets: readonly Target[]): UserRow[] {
+  const ids = [...new Set(targets.map((t) => t.note.author_id))]
+  return ids.map((id) => findUserById(caller.db, id)).filter((u): u is UserRow => u !== undefined)
 }
 
 /**
@@ -173,8 +195,9 @@ function commitMessage(
  * a reader who may not push to the source branch gets 403; a suggestion that cannot apply (applied,
  * merge request merged or closed, its lines changed since, same content, another branch,
  * overlapping lines, the branch moved meanwhile) gets 400 and nothing is written. The commit is
- * authored by the suggestions' author when there is one (GitLab's), committed by the caller; the
- * suggestions are marked applied, their threads resolved, and the push announced.
+ * authored by the suggestions' author when there is one (GitLab's), committed by the caller, and
+ * GitLab's default message names the other authors as co-authors; the suggestions are marked
+ * applied, their threads resolved, and the push announced.
  */
 export async function applySuggestions(
   caller: Caller,
@@ -247,9 +270,10 @@ export async function applySuggestions(
     (customMessage?.trim() ? customMessage : null) ??
     textSetting(projectSettings(project.settings), 'suggestion_commit_message') ??
     DEFAULT_COMMIT_MESSAGE
-  const message = commitMessage(template, { project, mr, user, paths, count: targets.length })
-  const authorIds = [...new Set(targets.map((t) => t.note.author_id))]
-  const suggester = authorIds.length === 1 ? findUserById(caller.db, authorIds[0]) : undefined
+  const authors = suggestionAuthors(caller, targets)
+  const coAuthors = authors.filter((a) => a.id !== user.id).map(userIdentity)
+  const message = commitMessage(template, { project, mr, user, paths, count: targets.length, coAuthors })
+  const suggester = authors.length === 1 ? authors[0] : undefined
   const committer: Identity = userIdentity(user)
   let sha: string
   try {
