@@ -79,3 +79,46 @@ export function remoteUrl(serverUrl: string, fullPath: string, token?: string): 
   }
   return url.toString()
 }
+
+/** One branch for importBranches: its commits in order, each writing files (path → content). */
+export interface BranchPlan {
+  readonly name: string
+  readonly commits: readonly { readonly message: string; readonly files: Readonly<Record<string, string>> }[]
+}
+
+/**
+ * Creates `branches` off the commit `from` (a full ref or a SHA) in the bare repository `gitDir`
+ * with one `git fast-import`, by `author`: setup for tests that consume many branches, where a
+ * commit API call each would cost a dozen git processes and the push listeners. The refs are
+ * written straight to the repository, as a push that no server saw; their names must be new.
+ */
+export function importBranches(
+  gitDir: string,
+  from: string,
+  branches: readonly BranchPlan[],
+  author: { readonly name: string; readonly email: string },
+): Promise<void> {
+  const data = (text: string): string => `data ${Buffer.byteLength(text)}\n${text}\n`
+  const who = `${author.name} <${author.email}> ${Math.floor(Date.now() / 1000)} +0000`
+  const stream = branches
+    .flatMap((branch) =>
+      branch.commits.map((commit, i) =>
+        [
+          `commit refs/heads/${branch.name}\nauthor ${who}\ncommitter ${who}\n${data(commit.message)}`,
+          i === 0 ? `from ${from}^0\n` : '',
+          ...Object.entries(commit.files).map(([path, content]) => `M 100644 inline ${path}\n${data(content)}`),
+          '\n',
+        ].join(''),
+      ),
+    )
+    .join('')
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      ['fast-import', '--quiet'],
+      { env: { ...ENV, GIT_DIR: gitDir, GIT_CONFIG_GLOBAL: '/dev/null' }, encoding: 'utf8' },
+      (error, _stdout, stderr) => (error ? reject(new Error(`git fast-import failed: ${stderr}`)) : resolve()),
+    )
+    child.stdin?.end(stream)
+  })
+}

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll } from 'vitest'
 import { mergeabilityIdle } from '../../../src/server/modules/merge-requests/mergeability'
 import type { Visibility } from '../../../src/server/platform/db/rows'
+import { projectGitDir } from '../../../src/server/platform/git/project-repo'
+import { importBranches, type BranchPlan } from '../../helpers/git'
 import { authenticatedRows, permissionMatrix, type MatrixRow, type Role, type Vars } from './matrix'
 import { buildWorld, VISIBILITIES, type Container, type Json, type World } from './world'
 
@@ -8,6 +10,8 @@ let world: World
 /** Per container: the commits, branch, tag and merge request the reads look at. */
 const standing = {} as Record<Visibility, Vars>
 let seq = 0
+/** Who the branches made ahead are by: the administrator, as the commit API would record them. */
+let administrator: { name: string; email: string }
 
 async function commit(w: World, c: Container, branch: string, path: string, extra: Json = {}): Promise<string> {
   const result = await w.admin<Json>('POST', `/projects/${c.project.id}/repository/commits`, {
@@ -19,13 +23,37 @@ async function commit(w: World, c: Container, branch: string, path: string, extr
   return String(result.id)
 }
 
-/** A new branch off main with one commit of its own. */
-async function branchFixture(w: World, c: Container): Promise<Vars> {
-  seq += 1
-  const branch = `fresh-${seq}`
-  await commit(w, c, branch, `fresh-${seq}.txt`, { start_branch: 'main' })
-  return { branch }
+/** Per container and kind: branches made ahead for the fixtures that consume one. */
+const spare = { plain: {}, withFile: {} } as Record<'plain' | 'withFile', Partial<Record<Visibility, Vars[]>>>
+const SPARE_BATCH = 12
+
+/**
+ * A branch made ahead off main (as main stood when its batch was made): one commit adding
+ * `<branch>.txt` and, `withFile`, a second one adding `fresh-file-<n>.txt`. They are written in batches by one `git fast-import` into the project's
+ * repository (see importBranches), where a commit API call each cost some twenty git processes:
+ * the rows test what is done to the branch, not how it was pushed.
+ */
+async function spareBranch(w: World, c: Container, kind: 'plain' | 'withFile'): Promise<Vars> {
+  const pool = (spare[kind][c.visibility] ??= [])
+  if (pool.length === 0) {
+    const plans: BranchPlan[] = []
+    for (let i = 0; i < SPARE_BATCH; i += 1) {
+      seq += 1
+      const branch = `fresh-${seq}`
+      const file = `fresh-file-${seq}.txt`
+      const commits = [{ message: `Add ${branch}.txt`, files: { [`${branch}.txt`]: `${branch}.txt\n` } }]
+      if (kind === 'withFile') commits.push({ message: `Add ${file}`, files: { [file]: `${file}\n` } })
+      plans.push({ name: branch, commits })
+      pool.push(kind === 'withFile' ? { branch, file } : { branch })
+    }
+    const gitDir = projectGitDir(w.server.app.burrow, c.project)
+    await importBranches(gitDir, 'refs/heads/main', plans, administrator)
+  }
+  return pool.shift() as Vars
 }
+
+/** A new branch off main with one commit of its own. */
+const branchFixture = (w: World, c: Container): Promise<Vars> => spareBranch(w, c, 'plain')
 
 /**
  * Waits (bounded) for the merge request's asynchronous mergeability check: settling it moves
@@ -80,11 +108,7 @@ async function tagFixture(w: World, c: Container): Promise<Vars> {
 }
 
 /** A file on a new branch (main is protected: only Maintainers push there). */
-async function fileFixture(w: World, c: Container): Promise<Vars> {
-  const { branch } = await branchFixture(w, c)
-  await commit(w, c, String(branch), `fresh-file-${seq}.txt`)
-  return { branch, file: `fresh-file-${seq}.txt` }
-}
+const fileFixture = (w: World, c: Container): Promise<Vars> => spareBranch(w, c, 'withFile')
 
 async function protectedBranchFixture(w: World, c: Container): Promise<Vars> {
   const { branch } = await refFixture(w, c)
@@ -112,6 +136,8 @@ async function threadFixture(w: World, c: Container): Promise<Vars> {
 
 beforeAll(async () => {
   world = await buildWorld()
+  const root = await world.admin<Json>('GET', '/user')
+  administrator = { name: String(root.name), email: String(root.email) }
   for (const visibility of VISIBILITIES) {
     const c = world.containers[visibility]
     const sha = await commit(world, c, 'main', 'README.md')
@@ -195,7 +221,10 @@ const REPOSITORY_WRITES: readonly MatrixRow[] = [
     path: `${REPO}/files/{file}`,
     min: 'developer',
     readBack: `${REPO}/tree?ref={branch}`,
-    fixture: async (w, c) => ({ ...(await branchFixture(w, c)), file: `new-${seq}.txt` }),
+    fixture: async (w, c) => {
+      const vars = await branchFixture(w, c)
+      return { ...vars, file: `new-${vars.branch}.txt` }
+    },
     body: (v) => ({ branch: v.branch, content: 'new', commit_message: 'matrix' }),
   },
   {
