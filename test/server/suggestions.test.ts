@@ -202,12 +202,13 @@ describe('suggestions of merge request diff notes', () => {
     expect((await featureHead()).id).toBe(head.id)
   })
 
-  it('applies several suggestions in one commit with a custom message, placeholders filled', async () => {
+  it('applies several suggestions in one commit with a custom message, placeholders filled, ids as GitLab’s "b,a" text', async () => {
     const a = suggestionsOf(await thread({ new_line: 10 }, suggestion('ten')))[0].id as number
     const b = suggestionsOf(await thread({ new_line: 12 }, suggestion('twelve\nthirteen')))[0].id as number
     const before = await featureHead()
+    // The list form is the 404 case's below (and the conformance fixture's).
     const res = await call('PUT', '/api/v4/suggestions/batch_apply', {
-      ids: [b, a],
+      ids: `${b}, ${a}`,
       commit_message: 'Take %{suggestions_count} from review on %{branch_name}',
     })
     expect(res.statusCode).toBe(200)
@@ -282,6 +283,10 @@ describe('suggestions of merge request diff notes', () => {
     })
     expect((await call('PUT', '/api/v4/suggestions/batch_apply', {})).json()).toEqual({ error: 'ids is missing' })
     expect((await call('PUT', '/api/v4/suggestions/batch_apply', { ids: [] })).statusCode).toBe(400)
+    for (const ids of ['1,x', '0', ', ']) {
+      const bad = await call('PUT', '/api/v4/suggestions/batch_apply', { ids })
+      expect(bad.statusCode).toBe(400)
+    }
     expect((await call('PUT', '/api/v4/suggestions/abc/apply')).statusCode).toBe(400)
   })
 

@@ -2,13 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import * as Api from '../../../shared/api/index'
 import { callerOf } from '../../platform/caller'
-import { missingParam, paramError } from '../../platform/http/errors'
+import { invalidParam, missingParam, paramError } from '../../platform/http/errors'
+import { intListOf } from '../../platform/http/loose-params'
 import { currentUser } from '../../platform/http/resolve'
 import { applySuggestions, SUGGESTION_MESSAGES } from './service'
 
 const ApplyBody = Type.Object({ commit_message: Type.Optional(Type.String()) })
 const BatchBody = Type.Object({
-  ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+  /** A list, or GitLab's comma-separated text (`"1,2"`). */
+  ids: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 1 })), Type.String()])),
   commit_message: Type.Optional(Type.String()),
 })
 
@@ -40,9 +42,10 @@ const suggestions: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { body: Type.Optional(BatchBody), response: { 200: Type.Array(Api.Suggestion) } } },
     async (request) => {
       currentUser(request)
-      const ids = request.body?.ids
+      const ids = intListOf('ids', request.body?.ids)
       if (ids === undefined) throw missingParam('ids')
       if (ids.length === 0) throw paramError('ids is empty')
+      if (ids.some((id) => id < 1)) throw invalidParam('ids')
       return applySuggestions(callerOf(request), ids, request.body?.commit_message, SUGGESTION_MESSAGES.someNotFound)
     },
   )
