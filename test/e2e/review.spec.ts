@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { restApi, runCommand, shot } from './support/page'
+import { bothThemes, restApi, runCommand, shot } from './support/page'
 import { httpTransport, TestRunner } from '../helpers/runner'
 
 // Reviewing a merge request's changes against the demo on a real Burrow Server, through the
@@ -655,6 +655,41 @@ test('a comment on a line from its +, and on a range by dragging: shown in place
   await runCommand(page, 'theme: dark')
   await shot(page, 'review-outdated-thread-dark')
   await runCommand(page, 'theme: light')
+})
+
+test('at 900 px Changes keeps its toolbar on one row and a line comment’s form, buttons and all, inside the diff', async ({
+  page,
+}) => {
+  const { iid, path } = await freshMergeRequest('narrow')
+  await page.setViewportSize({ width: 900, height: 800 })
+  await page.goto(burrow.pageUrl)
+  await openChanges(page, iid)
+  await line(page, `${path}::2`).hover()
+  await line(page, `${path}::2`).getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await expect(form).toContainText('Comment on line 2')
+  await form.locator('textarea').fill('Narrow, but whole?')
+  const box = async (selector: string) => {
+    const found = await page.locator(selector).first().boundingBox()
+    if (found === null) throw new Error(`${selector} is not on screen`)
+    return found
+  }
+  const diff = await box('.review-changes__diff')
+  for (const button of await form.getByRole('button').all()) {
+    const name = await button.textContent()
+    const b = await button.boundingBox()
+    if (b === null) throw new Error(`${name} is not on screen`)
+    expect(b.x, `${name}: left edge`).toBeGreaterThanOrEqual(diff.x)
+    expect(b.x + b.width, `${name}: right edge`).toBeLessThanOrEqual(diff.x + diff.width + 1)
+  }
+  const changes = await box('[data-testid="review-changes"]')
+  const modes = await box('.review-changes__modes')
+  expect(modes.x + modes.width).toBeLessThanOrEqual(changes.x + changes.width + 1)
+  const summary = await box('[data-testid="review-summary"]')
+  // One line of text: "2 files" no longer breaks in two.
+  expect(summary.height).toBeLessThan(24)
+  expect(Math.abs(summary.y + summary.height / 2 - (modes.y + modes.height / 2))).toBeLessThan(8)
+  await bothThemes(page, 'review-900-line-comment')
 })
 
 test('one commit of a merge request picked in Changes: its diff, a line comment there held as the merge request’s thread on that commit', async ({
