@@ -78,10 +78,22 @@ describe('protected tags', () => {
   })
 
   it('refuses a second protection of a name, a role GitLab does not offer, and non-Maintainers', async () => {
-    expect((await call(maintainer.token, 'POST', '/protected_tags', { name: 'v*' })).statusCode).toBe(409)
-    expect(
-      (await call(maintainer.token, 'POST', '/protected_tags', { name: 'x', create_access_level: 20 })).statusCode,
-    ).toBe(400)
+    // GitLab's model validations, rendered as their full messages.
+    const again = await call(maintainer.token, 'POST', '/protected_tags', { name: 'v*' })
+    expect([again.statusCode, again.json()]).toEqual([422, { message: ['Name has already been taken'] }])
+    const blank = await call(maintainer.token, 'POST', '/protected_tags', { name: ' ' })
+    expect([blank.statusCode, blank.json()]).toEqual([422, { message: ["Name can't be blank"] }])
+    // Its params refuse a role outside no one, Developers and Maintainers.
+    const role = await call(maintainer.token, 'POST', '/protected_tags', { name: 'x', create_access_level: 20 })
+    expect([role.statusCode, role.json()]).toEqual([400, { error: 'create_access_level does not have a valid value' }])
+    const listed = await call(maintainer.token, 'POST', '/protected_tags', {
+      name: 'x',
+      allowed_to_create: [{ access_level: 40 }, { access_level: 50 }],
+    })
+    expect([listed.statusCode, listed.json()]).toEqual([
+      400,
+      { error: 'allowed_to_create[access_level] does not have a valid value' },
+    ])
     expect((await call(developer.token, 'GET', '/protected_tags')).statusCode).toBe(403)
     expect((await call(developer.token, 'POST', '/protected_tags', { name: 'dev-*' })).statusCode).toBe(403)
     expect((await call(maintainer.token, 'GET', '/protected_tags/x')).statusCode).toBe(404)

@@ -5,15 +5,24 @@ import { callerOf } from '../../platform/caller'
 import { paginateArray } from '../../platform/http/pagination'
 import { currentUser, loadProject } from '../../platform/http/resolve'
 import { protectedTagEntity } from './entity'
-import { loadProtectedTag, protectedTagsOf, protectTag, unprotectTag } from './service'
+import {
+  CREATE_ACCESS_LEVELS,
+  loadProtectedTag,
+  protectedTagsOf,
+  protectTag,
+  unprotectTag,
+  type CreateAccessLevel,
+} from './service'
 
 const ProjectParams = Type.Object({ id: Type.String() })
 const TagParams = Type.Object({ id: Type.String(), name: Type.String() })
 const PageQuery = Type.Object({ page: Type.Optional(Type.Integer()), per_page: Type.Optional(Type.Integer()) })
+// A role GitLab does not offer is refused by its params: 400 `create_access_level does not have a valid value`.
+const CreateLevel = Type.Union(CREATE_ACCESS_LEVELS.map((level) => Type.Literal(level)))
 const CreateBody = Type.Object({
   name: Type.String(),
-  create_access_level: Type.Optional(Type.Integer()),
-  allowed_to_create: Type.Optional(Type.Array(Type.Object({ access_level: Type.Optional(Type.Integer()) }))),
+  create_access_level: Type.Optional(CreateLevel),
+  allowed_to_create: Type.Optional(Type.Array(Type.Object({ access_level: Type.Optional(CreateLevel) }))),
 })
 
 /** GitLab's Protected tags API, for the project's Maintainers; every call signs in first. */
@@ -45,7 +54,7 @@ const protectedTags: FastifyPluginAsyncTypebox = async (app) => {
       currentUser(request)
       const project = loadProject(request, request.params.id)
       const b = request.body
-      const levels = [
+      const levels: CreateAccessLevel[] = [
         ...(b.create_access_level === undefined ? [] : [b.create_access_level]),
         ...(b.allowed_to_create ?? []).flatMap((a) => (a.access_level === undefined ? [] : [a.access_level])),
       ]

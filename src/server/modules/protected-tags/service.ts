@@ -4,7 +4,7 @@ import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import type { RefUpdate } from '../../platform/git/push-listeners'
 import { ZERO_SHA } from '../../platform/git/git'
 import type { Permissions } from '../../platform/auth/permissions'
-import { apiMessage, conflict, forbidden, notFound, validationFailed } from '../../platform/http/errors'
+import { apiMessage, forbidden, notFound, unprocessable } from '../../platform/http/errors'
 import { canAdminProtectedTags, mayCreateTag, mayDeleteTag, rulesForTag } from './policy'
 import {
   deleteProtectedTag,
@@ -23,8 +23,9 @@ export const TAG_MESSAGES = {
   update: 'Protected tags cannot be updated.',
 } as const
 
-/** The roles create_access_level may name: no one, Developers, Maintainers. */
-const CREATE_LEVELS = new Set([0, 30, 40])
+/** The roles GitLab lets create a protected tag: no one, Developers, Maintainers. */
+export const CREATE_ACCESS_LEVELS = [0, 30, 40] as const
+export type CreateAccessLevel = (typeof CREATE_ACCESS_LEVELS)[number]
 
 function assertMayAdmin(caller: Caller, project: ProjectRow): void {
   if (!canAdminProtectedTags(caller.perms, project)) throw forbidden()
@@ -45,21 +46,19 @@ export function loadProtectedTag(caller: Caller, project: ProjectRow, name: stri
 }
 
 /**
- * Protects a tag name or wildcard for the roles given (Maintainers by default): 409 when it is
- * protected already, 400 for a role GitLab does not offer.
+ * Protects a tag name or wildcard for the roles given (Maintainers by default). A blank or already
+ * protected name fails GitLab's model validation: 422 with its full messages.
  */
 export function protectTag(
   caller: Caller,
   project: ProjectRow,
   name: string,
-  createAccessLevels: readonly number[],
+  createAccessLevels: readonly CreateAccessLevel[],
 ): ProtectedTagRow {
   assertMayAdmin(caller, project)
-  if (name.trim() === '') throw validationFailed({ name: ["can't be blank"] })
+  if (name.trim() === '') throw unprocessable(["Name can't be blank"])
   const levels = createAccessLevels.length > 0 ? [...new Set(createAccessLevels)] : [40]
-  if (levels.some((l) => !CREATE_LEVELS.has(l)))
-    throw apiMessage(400, 'create_access_level does not have a valid value')
-  if (findProtectedTag(caller.db, project.id, name)) throw conflict(`Protected tag '${name}' already exists`)
+  if (findProtectedTag(caller.db, project.id, name)) throw unprocessable(['Name has already been taken'])
   return insertProtectedTag(caller.db, project.id, name, levels, caller.clock().toISOString())
 }
 
