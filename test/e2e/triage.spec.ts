@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { launchBurrow, watchCsp, type RunningBurrow } from './support/burrow'
-import { shot, runCommand, restApi } from './support/page'
+import { bothThemes, shot, runCommand, restApi } from './support/page'
 
 // The triage views against the demo content of a real Burrow Server, synced by core into its
 // cache. Serial: the first test adds the account and waits for the first sync.
@@ -195,6 +195,33 @@ function clippedNames(page: Page): Promise<string[]> {
     return [...selects, ...inputs].map((e) => e.textContent ?? '')
   })
 }
+
+test('at 900 px the page title and the Preferences topic names read whole', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 800 })
+  await page.goto(burrow.pageUrl)
+  const title = page.getByTestId('page-title')
+  const cut = () => title.evaluate((h) => h.scrollWidth > h.clientWidth)
+  await runCommand(page, 'go to merge requests')
+  await expect(title).toHaveText('Merge requests')
+  expect(await cut()).toBe(false)
+  await runCommand(page, 'Preferences')
+  await expect(page.getByTestId('preferences')).toBeVisible()
+  await expect(title).toHaveText('Preferences')
+  expect(await cut()).toBe(false)
+  // A one-word topic on one line: the card's break-word had split "Mentio|ns", "Assignm|ents", "Aler|ts".
+  const split = await page.locator('.preferences-view__topics thead th').evaluateAll((cells) =>
+    cells
+      .filter((th) => !(th.textContent ?? '').trim().includes(' '))
+      .filter((th) => {
+        const range = document.createRange()
+        range.selectNodeContents(th)
+        return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1
+      })
+      .map((th) => th.textContent?.trim()),
+  )
+  expect(split).toEqual([])
+  await bothThemes(page, 'preferences-900')
+})
 
 test('bulk actions queue one change per selected issue', async ({ page }) => {
   await page.goto(burrow.pageUrl)
