@@ -144,7 +144,7 @@ export function milestoneFitsProject(m: Milestone, projectId: number, namespace:
 
 export type Note = Readonly<
   Pick<ApiNote, 'id' | 'body' | 'created_at' | 'updated_at' | 'system'> &
-    Partial<Pick<ApiNote, 'resolvable' | 'resolved'>>
+    Partial<Pick<ApiNote, 'resolvable' | 'resolved' | 'suggestions'>>
 > & { readonly author: UserRef }
 
 export type Todo = Readonly<

@@ -130,3 +130,32 @@ describe('WorkDiscussions comment box', () => {
     warn.mockRestore()
   })
 })
+
+describe('WorkDiscussions review suggestions', () => {
+  it('shows a note’s suggestion as its diff with its state, applied from Changes only', async () => {
+    const suggestion = {
+      id: 4,
+      from_line: 2,
+      to_line: 2,
+      appliable: false,
+      applied: true,
+      from_content: 'beta\n',
+      to_content: 'BETA\n',
+      commit_id: 'abcdef0123456789abcdef0123456789abcdef01',
+    }
+    const applied = wire('note', { ...note(5, 'Louder:\n```suggestion\nBETA\n```', false), suggestions: [suggestion] })
+    const open = wire('note', {
+      ...note(6, '```suggestion\nGAMMA\n```', false),
+      suggestions: [{ ...suggestion, id: 5, applied: false, appliable: true, to_content: 'GAMMA\n', commit_id: null }],
+    })
+    const wrapper = mountWith([discussion('d'.repeat(40), [applied]), discussion('e'.repeat(40), [open])])
+    await flushPromises()
+    const [first, second] = wrapper.findAll('[data-testid="review-suggestion"]')
+    expect(first.find('[data-testid="review-suggestion-applied"]').text()).toBe('Applied')
+    expect(first.text()).toContain('abcdef01')
+    expect(first.find('[data-testid="suggestion-new-line"]').text()).toBe('2+BETA')
+    expect(wrapper.find('[data-testid="note"]').text()).toContain('Louder:')
+    expect(second.find('[data-testid="review-suggestion-apply"]').exists()).toBe(false)
+    expect(second.text()).toContain('Apply it from Changes')
+  })
+})
