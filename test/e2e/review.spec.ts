@@ -838,3 +838,87 @@ test('a range of a merge request’s commits picked in Changes from the keyboard
   await expect(line(page, `${path}::4`)).toBeVisible()
   await expect(thread).toHaveCount(0)
 })
+
+test('a suggestion written in the app with Insert suggestion, applied there: the diff shows the new line, it reads Applied; offline Apply says why', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const { iid, path, head } = await freshMergeRequest('suggestion')
+  await page.goto(burrow.pageUrl)
+  await openChanges(page, iid)
+  // Insert suggestion puts line 2 as it is in a suggestion block, the cursor at its end: typing edits the line.
+  await line(page, `${path}::2`).hover()
+  await line(page, `${path}::2`).getByTestId('review-add-comment').click()
+  const form = page.getByTestId('review-composer')
+  await form.getByTestId('review-insert-suggestion').click()
+  await page.keyboard.type(' and more')
+  await expect(form.locator('textarea')).toHaveValue('```suggestion:-0+0\nbeta and more\n```')
+  await form.getByTestId('review-composer-now').click()
+
+  const shown = page.getByTestId('review-thread').getByTestId('review-suggestion')
+  await expect(shown.getByTestId('suggestion-old-line')).toHaveText(['2−beta'], { timeout: 30_000 })
+  await expect(shown.getByTestId('suggestion-new-line')).toHaveText(['2+beta and more'])
+  const apply = shown.getByTestId('review-suggestion-apply')
+  await expect(apply).toBeEnabled({ timeout: 30_000 })
+  await shot(page, 'review-suggestion-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-suggestion-dark')
+  await runCommand(page, 'theme: light')
+
+  // Applied: a commit on the source branch, the merge request's head moves, the diff shows the new line.
+  await apply.click()
+  await expect(line(page, `${path}::2`)).toContainText('beta and more', { timeout: 30_000 })
+  const mr = await api<{ sha: string; source_branch: string }>('GET', `/projects/${project.id}/merge_requests/${iid}`)
+  expect(mr.sha).not.toBe(head)
+  const fileOnBranch = async () =>
+    Buffer.from(
+      (
+        await api<{ content: string }>(
+          'GET',
+          `/projects/${project.id}/repository/files/${encodeURIComponent(path)}?ref=${mr.source_branch}`,
+        )
+      ).content,
+      'base64',
+    ).toString()
+  expect(await fileOnBranch()).toBe('alpha\nbeta and more\ngamma\n')
+  // Its line changed, so the thread is outdated on the new diff: the discussion list shows it, Applied, with its commit.
+  await page.locator('.n-tabs-tab', { hasText: 'Overview' }).click()
+  const listed = page.getByTestId('review-suggestion').filter({ hasText: 'beta and more' })
+  await expect(listed.getByTestId('review-suggestion-applied')).toHaveText('Applied', { timeout: 30_000 })
+  await expect(listed).toContainText(mr.sha.slice(0, 8))
+  await expect(listed.getByTestId('review-suggestion-apply')).toHaveCount(0)
+  await listed.scrollIntoViewIfNeeded()
+  await shot(page, 'review-suggestion-applied-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-suggestion-applied-dark')
+  await runCommand(page, 'theme: light')
+
+  // Offline, another suggestion's Apply is disabled and says why; nothing is queued for later.
+  const now = await api<{ diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(
+    'GET',
+    `/projects/${project.id}/merge_requests/${iid}`,
+  )
+  await api('POST', `/projects/${project.id}/merge_requests/${iid}/discussions`, {
+    body: '```suggestion\nGamma\n```',
+    position: { ...now.diff_refs, position_type: 'text', old_path: path, new_path: path, new_line: 3 },
+  })
+  await page.reload()
+  await openChanges(page, iid)
+  const second = page.getByTestId('review-suggestion').filter({ hasText: 'Gamma' })
+  await expect(second.getByTestId('review-suggestion-apply')).toBeEnabled({ timeout: 30_000 })
+  await burrow.setOnline(false)
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('status-sync')).toContainText('Offline', { timeout: 30_000 })
+  await expect(second.getByTestId('review-suggestion-apply')).toBeDisabled()
+  await expect(second.getByTestId('review-suggestion-offline')).toContainText(
+    'Offline: applying a suggestion needs the server',
+  )
+  await shot(page, 'review-suggestion-offline-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-suggestion-offline-dark')
+  await runCommand(page, 'theme: light')
+  await burrow.setOnline(true)
+  await runCommand(page, 'sync now')
+  await expect(page.getByTestId('status-sync')).not.toContainText('Offline', { timeout: 30_000 })
+  expect(await fileOnBranch()).toBe('alpha\nbeta and more\ngamma\n')
+})
