@@ -16,6 +16,9 @@ import { seedUser } from '../helpers/server'
 let w: OutboxWorld
 let core: Core
 let mrIid: number
+/** The work repository and its remote, for tests that push another branch. */
+let work: string
+let url: string
 const changes: OutboxChange[] = []
 
 beforeAll(async () => {
@@ -32,8 +35,8 @@ beforeAll(async () => {
   })
   // A repository with a branch to merge.
   const project = (await w.api('GET', `/projects/${w.project.id}`)).body as Json
-  const work = makeWorkRepo()
-  const url = remoteUrl(w.server.url, project.path_with_namespace as string, w.user.token)
+  work = makeWorkRepo()
+  url = remoteUrl(w.server.url, project.path_with_namespace as string, w.user.token)
   commitFiles(work, { 'README.md': '# outbox\n' }, 'Initial commit')
   await sh(work, 'push', '--quiet', url, 'main')
   await sh(work, 'checkout', '--quiet', '-b', 'feature', 'main')
@@ -166,6 +169,31 @@ describe('write channels', () => {
         [w.account.id, { ...ref, suggestionId: 0 }],
         'suggestionId must be a positive integer',
       ],
+      [
+        'merge-requests:apply-suggestions',
+        [w.account.id, { ...ref, suggestionIds: [] }],
+        'suggestionIds must be a list of 1 to 100 suggestion ids, each given once',
+      ],
+      [
+        'merge-requests:apply-suggestions',
+        [w.account.id, { ...ref, suggestionIds: [3, 3] }],
+        'suggestionIds must be a list of 1 to 100 suggestion ids, each given once',
+      ],
+      [
+        'merge-requests:apply-suggestions',
+        [w.account.id, { ...ref, suggestionIds: [1, -2] }],
+        'suggestionIds must be a list of 1 to 100 suggestion ids, each given once',
+      ],
+      [
+        'merge-requests:apply-suggestions',
+        [w.account.id, { ...ref, suggestionIds: Array.from({ length: 101 }, (_, i) => i + 1) }],
+        'suggestionIds must be a list of 1 to 100 suggestion ids, each given once',
+      ],
+      [
+        'merge-requests:apply-suggestions',
+        [w.account.id, { ...ref, suggestionIds: [1], commitMessage: ' \n ' }],
+        'commitMessage must be a non-empty string',
+      ],
     ]
     for (const [channel, args, message] of cases) {
       expect(await core.dispatch(channel, args)).toEqual({
@@ -209,6 +237,7 @@ describe('offline', () => {
         ['merge-requests:approve', 'Approving', ref],
         ['merge-requests:unapprove', 'Revoking an approval', ref],
         ['merge-requests:apply-suggestion', 'Applying a suggestion', { ...ref, suggestionId: 1 }],
+        ['merge-requests:apply-suggestions', 'Applying suggestions', { ...ref, suggestionIds: [1, 2] }],
       ] as const) {
         const response = await core.dispatch(channel, [w.account.id, request])
         expect(response).toMatchObject({ ok: false, error: { code: 'offline' } })
@@ -274,6 +303,73 @@ describe('online', () => {
       ok: false,
       error: { code: 'validation', message: 'This suggestion has already been applied.' },
     })
+    expect(await ok<OutboxEntry[]>('outbox:list')).toEqual([])
+  })
+
+  it('applies a batch of suggestions as one commit with its message, and passes the server’s refusals as is', async () => {
+    await sh(work, 'checkout', '--quiet', '-b', 'batch', 'main')
+    commitFiles(work, { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' }, 'Two files')
+    await sh(work, 'push', '--quiet', url, 'batch')
+    const created = await w.api('POST', `/projects/${w.project.id}/merge_requests`, {
+      source_branch: 'batch',
+      target_branch: 'main',
+      title: 'Batch',
+    })
+    const iid = (created.body as Json).iid as number
+    const suggest = async (mergeRequestIid: number, file: string, text: string): Promise<number> => {
+      const path = `/projects/${w.project.id}/merge_requests/${mergeRequestIid}`
+      const mr = (await w.api('GET', path)).body as Json
+      const discussion = (
+        await w.api('POST', `${path}/discussions`, {
+          body: '```suggestion\n' + text + '\n```',
+          position: {
+            ...(mr.diff_refs as Json),
+            position_type: 'text',
+            old_path: file,
+            new_path: file,
+            new_line: 1,
+          },
+        })
+      ).body as Json
+      return ((discussion.notes as Json[])[0].suggestions as Json[])[0].id as number
+    }
+    const first = await suggest(iid, 'a.txt', 'alpha, reviewed')
+    const second = await suggest(iid, 'b.txt', 'beta, reviewed')
+    const elsewhere = await suggest(mrIid, 'feature.txt', 'feature, elsewhere')
+    const ref = { projectId: w.project.id, iid }
+    const path = `/projects/${w.project.id}/merge_requests/${iid}`
+    const before = ((await w.api('GET', path)).body as Json).sha
+
+    expect(
+      await core.dispatch('merge-requests:apply-suggestions', [
+        w.account.id,
+        { ...ref, suggestionIds: [first, elsewhere] },
+      ]),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'validation', message: 'Suggestions must all be on the same branch.' },
+    })
+    expect(((await w.api('GET', path)).body as Json).sha).toBe(before)
+
+    const message = 'Apply the review of both files\n\nAs discussed.'
+    const applied = await ok<Json[]>('merge-requests:apply-suggestions', w.account.id, {
+      ...ref,
+      suggestionIds: [first, second],
+      commitMessage: message,
+    })
+    const head = ((await w.api('GET', path)).body as Json).sha as string
+    expect(head).not.toBe(before)
+    expect(applied.map((s) => [s.id, s.applied, s.commit_id])).toEqual([
+      [first, true, head],
+      [second, true, head],
+    ])
+    const commit = (await w.api('GET', `/projects/${w.project.id}/repository/commits/${head}`)).body as Json
+    expect(commit.message).toBe(message)
+    expect(commit.parent_ids).toEqual([before])
+
+    expect(
+      await core.dispatch('merge-requests:apply-suggestions', [w.account.id, { ...ref, suggestionIds: [second] }]),
+    ).toMatchObject({ ok: false, error: { code: 'validation', message: 'This suggestion has already been applied.' } })
     expect(await ok<OutboxEntry[]>('outbox:list')).toEqual([])
   })
 

@@ -180,6 +180,7 @@ const requestNames: { readonly [C in RequestChannel]: true } = {
   'merge-requests:approve': true,
   'merge-requests:unapprove': true,
   'merge-requests:apply-suggestion': true,
+  'merge-requests:apply-suggestions': true,
   'outbox:list': true,
   'outbox:retry': true,
   'outbox:discard': true,

@@ -300,6 +300,25 @@ export const ApplySuggestionRequest = Entity({
 })
 export type ApplySuggestionRequest = Static<typeof ApplySuggestionRequest>
 
+/** The most suggestions one batch takes (GitLab's batch is one commit; a review rarely holds more). */
+export const MAX_SUGGESTION_BATCH = 100
+
+/** At least one id, none given twice (the list's length is capped by its schema). */
+function distinctIds(ids: readonly number[]): boolean {
+  return ids.length > 0 && new Set(ids).size === ids.length
+}
+
+/** A batch of the merge request's review suggestions to apply as one commit on its source branch. */
+export const ApplySuggestionsRequest = Entity({
+  ...itemRef,
+  suggestionIds: Explained(
+    Type.Refine(Type.Immutable(Type.Array(PositiveInteger, { maxItems: MAX_SUGGESTION_BATCH })), distinctIds),
+    `suggestionIds must be a list of 1 to ${MAX_SUGGESTION_BATCH} suggestion ids, each given once`,
+  ),
+  commitMessage: Type.Optional(FilledText(100_000, 'commitMessage must be a non-empty string')),
+})
+export type ApplySuggestionsRequest = Static<typeof ApplySuggestionsRequest>
+
 export const OutboxListFilter = Entity({
   accountId: Type.Optional(FilledText(200, 'accountId must be a non-empty string')),
   /** Also entries that are done, reconciled or discarded (the last 200). */
@@ -350,6 +369,7 @@ export const markTodoDoneArgs = accountAndRequest(MarkTodoDoneRequest)
 export const mergeArgs = accountAndRequest(MergeRequestMergeRequest)
 export const rebaseArgs = accountAndRequest(MergeRequestRebaseRequest)
 export const applySuggestionArgs = accountAndRequest(ApplySuggestionRequest)
+export const applySuggestionsArgs = accountAndRequest(ApplySuggestionsRequest)
 
 const outboxListFilter = schemaCheck(OutboxListFilter, { style: 'verbatim' })
 
@@ -403,6 +423,7 @@ export const outboxValidators = {
   'merge-requests:approve': itemArgs,
   'merge-requests:unapprove': itemArgs,
   'merge-requests:apply-suggestion': applySuggestionArgs,
+  'merge-requests:apply-suggestions': applySuggestionsArgs,
   'outbox:list': outboxListArgs,
   'outbox:retry': outboxEntryIdArgs,
   'outbox:discard': outboxEntryIdArgs,

@@ -1,6 +1,7 @@
 import type { DiffPosition } from './diff-position'
 import type {
   ApplySuggestionRequest,
+  ApplySuggestionsRequest,
   CommentRequest,
   CommitCommentRequest,
   ConflictResolution,
@@ -34,6 +35,7 @@ export { parseDuration } from '../duration'
 
 export type {
   ApplySuggestionRequest,
+  ApplySuggestionsRequest,
   CommentRequest,
   CommitCommentRequest,
   ConflictResolution,
@@ -310,6 +312,15 @@ export interface OutboxRequests {
   'merge-requests:apply-suggestion': {
     readonly args: readonly [accountId: string, request: ApplySuggestionRequest]
     readonly result: ServerJson
+  }
+  /**
+   * Online only: applies a batch of the merge request's review suggestions as one commit on the
+   * source branch (`PUT /suggestions/batch_apply`); the applied suggestions. Never queued, like
+   * one suggestion's apply. The server refuses the whole batch when one of them cannot apply.
+   */
+  'merge-requests:apply-suggestions': {
+    readonly args: readonly [accountId: string, request: ApplySuggestionsRequest]
+    readonly result: readonly ServerJson[]
   }
   /** Unsettled entries (and with `includeSettled`, recent settled ones), oldest first. */
   'outbox:list': { readonly args: readonly [filter?: OutboxListFilter]; readonly result: readonly OutboxEntry[] }

@@ -11,7 +11,13 @@ import type {
   TimeEstimateRequest,
   UpdateRequest,
 } from '../../../shared/ipc/outbox'
-import { applySuggestion, approveMergeRequest, mergeMergeRequest, rebaseMergeRequest } from './online-only'
+import {
+  applySuggestion,
+  applySuggestions,
+  approveMergeRequest,
+  mergeMergeRequest,
+  rebaseMergeRequest,
+} from './online-only'
 import type { Outbox, OutboxAccounts } from './outbox'
 
 /** One async function per outbox channel (handlers.ts spreads them into the contract's handlers). */
@@ -110,6 +116,7 @@ export function outboxHandlers(
     'merge-requests:approve': async (accountId, r) => approveMergeRequest(services().accounts, accountId, r, true),
     'merge-requests:unapprove': async (accountId, r) => approveMergeRequest(services().accounts, accountId, r, false),
     'merge-requests:apply-suggestion': async (accountId, r) => applySuggestion(services().accounts, accountId, r),
+    'merge-requests:apply-suggestions': async (accountId, r) => applySuggestions(services().accounts, accountId, r),
     'outbox:list': async (filter) => services().outbox.list(filter),
     'outbox:retry': async (id) => services().outbox.retry(id),
     'outbox:discard': async (id) => services().outbox.discard(id),

@@ -1,5 +1,6 @@
 import type {
   ApplySuggestionRequest,
+  ApplySuggestionsRequest,
   ItemRef,
   MergeRequestMergeRequest,
   MergeRequestRebaseRequest,
@@ -21,6 +22,7 @@ const ACTIONS = {
   approve: 'Approving',
   unapprove: 'Revoking an approval',
   applySuggestion: 'Applying a suggestion',
+  applySuggestions: 'Applying suggestions',
 } as const
 
 export type OnlineOnlyAction = keyof typeof ACTIONS
@@ -102,5 +104,20 @@ export function applySuggestion(
   const body = r.commitMessage === undefined ? {} : { commit_message: r.commitMessage }
   return online(accounts, accountId, 'applySuggestion', (client) =>
     client.put<JsonObject>(`/suggestions/${r.suggestionId}/apply`, body),
+  )
+}
+
+/**
+ * `PUT /suggestions/batch_apply`: the applied suggestions, all in one commit. The server applies
+ * all or none: its refusal (one already applied, outdated, of another merge request) names no id.
+ */
+export function applySuggestions(
+  accounts: OutboxAccounts,
+  accountId: string,
+  r: ApplySuggestionsRequest,
+): Promise<JsonObject[]> {
+  const body = { ids: r.suggestionIds, ...(r.commitMessage === undefined ? {} : { commit_message: r.commitMessage }) }
+  return online(accounts, accountId, 'applySuggestions', (client) =>
+    client.put<JsonObject[]>('/suggestions/batch_apply', body),
   )
 }
