@@ -530,6 +530,37 @@ test('triage on the list from the keyboard: j moves, l labels and a assigns the 
     .toEqual([true, !wasAssigned])
 })
 
+test('a key pressed right after a pick reaches the list, not the picker that is closing', async ({ page }) => {
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to issues')
+  await expect(page.locator('.work-item-row').nth(1)).toBeVisible()
+  await page.getByTestId('list-total').click()
+  await page.keyboard.press('j')
+  const row = page.locator('.work-item-row--active')
+  const iid = Number(await row.getAttribute('data-iid'))
+  const href = (await row.locator('.work-item-row__title').getAttribute('href')) ?? ''
+  const [, projectId] = /projects\/(\d+)\//.exec(href) ?? []
+  const issue = await api<ServerIssue>('GET', `/projects/${projectId}/issues/${iid}`)
+  const labels = await api<{ name: string }[]>('GET', `/projects/${projectId}/labels?per_page=100`)
+  const label = labels.map((l) => l.name).find((name) => !issue.labels.includes(name))
+  if (label === undefined) throw new Error('the issue already has every label')
+  await page.keyboard.press('l')
+  const picker = page.getByTestId('triage-picker')
+  const filter = picker.getByTestId('triage-filter').locator('input')
+  await expect(filter).toBeFocused()
+  await filter.fill(label)
+  await expect(picker.getByRole('option').first()).toContainText(label)
+  // Enter, then `a` at once, while the label picker is still fading out: `a` opens the assignees.
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('a')
+  await expect(page.getByRole('dialog', { name: 'Assignees' })).toBeVisible()
+  await expect(filter).toHaveValue('')
+  await expect(filter).toBeFocused()
+  await expect(row.locator(`[data-label="${label}"]`)).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(picker).toHaveCount(0)
+})
+
 test('a row’s labels that do not fit end in +N: whole labels before it, the ones left out named in its tooltip', async ({
   page,
 }) => {
