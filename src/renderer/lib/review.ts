@@ -78,6 +78,14 @@ export function reviewTree(files: readonly ParsedDiffFile[]): ReviewTreeNode[] {
 }
 
 /** The files in the order the tree shows them (what the diff follows, so tree and diff read alike). */
+/**
+ * A tree name cut where it may wrap: after each `/` of a folder chain, and after the `.`, `-` and `_`
+ * of a file name, so that a long name in a narrow tree wraps between its words instead of being cut.
+ */
+export function nameBreaks(name: string): string[] {
+  return name.split(/(?<=[/._-])/)
+}
+
 export function treeOrder(tree: readonly ReviewTreeNode[]): number[] {
   return tree.flatMap((node) => (node.file !== null ? [node.file] : treeOrder(node.children)))
 }

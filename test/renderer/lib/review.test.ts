@@ -3,6 +3,7 @@ import { parseDiffFile, type DiffFileSource } from '../../../src/renderer/lib/di
 import {
   anchorKey,
   lineAnchor,
+  nameBreaks,
   REVIEW_LARGE_FILE_LINES,
   reviewRows,
   reviewTree,
@@ -39,6 +40,12 @@ describe('the review’s file tree', () => {
     ])
     expect(tree[0].children.map((n) => n.name)).toEqual(['deep', 'a.ts'])
     expect(treeOrder(tree)).toEqual([2, 0, 3, 1])
+  })
+
+  it('cuts a long name where it may wrap: after each slash, dot, dash and underscore, losing nothing', () => {
+    expect(nameBreaks('src/renderer/components')).toEqual(['src/', 'renderer/', 'components'])
+    expect(nameBreaks('merge-request_filter.test.ts')).toEqual(['merge-', 'request_', 'filter.', 'test.', 'ts'])
+    expect(nameBreaks('README')).toEqual(['README'])
   })
 })
 
