@@ -871,6 +871,7 @@ test('a suggestion written in the app with Insert suggestion, applied there: the
 
   // Applied: a commit on the source branch, the merge request's head moves, the diff shows the new line.
   await apply.click()
+  await shown.getByTestId('suggestion-commit-apply').click()
   await expect(line(page, `${path}::2`)).toContainText('beta and more', { timeout: 30_000 })
   const mr = await api<{ sha: string; source_branch: string }>('GET', `/projects/${project.id}/merge_requests/${iid}`)
   expect(mr.sha).not.toBe(head)
@@ -925,4 +926,91 @@ test('a suggestion written in the app with Insert suggestion, applied there: the
   await runCommand(page, 'sync now')
   await expect(page.getByTestId('status-sync')).not.toContainText('Offline', { timeout: 30_000 })
   expect(await fileOnBranch()).toBe('alpha\nbeta and more\ngamma\n')
+})
+
+test('two suggestions on two files batched and applied with a commit message: one commit on the server with that message and both files changed', async ({
+  page,
+}) => {
+  test.setTimeout(180_000)
+  const { default_branch: main } = await api<{ default_branch: string }>('GET', `/projects/${project.id}`)
+  const branch = `batch-${Date.now()}`
+  const first = `notes/${branch}-one.md`
+  const second = `notes/${branch}-two.md`
+  await api('POST', `/projects/${project.id}/repository/commits`, {
+    branch,
+    start_branch: main,
+    commit_message: 'Notes for the batch',
+    actions: [
+      { action: 'create', file_path: first, content: 'one\ntwo\n' },
+      { action: 'create', file_path: second, content: 'three\nfour\n' },
+    ],
+  })
+  const mr = await api<{ iid: number; diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(
+    'POST',
+    `/projects/${project.id}/merge_requests`,
+    { source_branch: branch, target_branch: main, title: 'Review batch' },
+  )
+  for (const [path, text] of [
+    [first, 'ONE'],
+    [second, 'FOUR'],
+  ] as const)
+    await api('POST', `/projects/${project.id}/merge_requests/${mr.iid}/discussions`, {
+      body: `\`\`\`suggestion\n${text}\n\`\`\``,
+      position: {
+        ...mr.diff_refs,
+        position_type: 'text',
+        old_path: path,
+        new_path: path,
+        new_line: path === first ? 1 : 2,
+      },
+    })
+  await page.goto(burrow.pageUrl)
+  await openChanges(page, mr.iid)
+  const one = page.getByTestId('review-suggestion').filter({ hasText: 'ONE' })
+  const four = page.getByTestId('review-suggestion').filter({ hasText: 'FOUR' })
+  // Both threads are read before anything is pressed: a button of a list still arriving could be another's.
+  await expect(one.getByTestId('review-suggestion-batch')).toBeEnabled({ timeout: 30_000 })
+  await one.getByTestId('review-suggestion-batch').click()
+  await expect(page.getByTestId('suggestion-batch-count')).toHaveText('1 suggestion in batch')
+  await expect(one.getByTestId('review-suggestion-in-batch')).toHaveText('In batch')
+  await four.scrollIntoViewIfNeeded()
+  await expect(four.getByTestId('review-suggestion-batch')).toBeEnabled({ timeout: 30_000 })
+  await four.getByTestId('review-suggestion-batch').click()
+  const bar = page.getByTestId('suggestion-batch-bar')
+  await expect(bar.getByTestId('suggestion-batch-count')).toHaveText('2 suggestions in batch')
+  await bar.getByTestId('suggestion-batch-apply').click()
+  const message = bar.getByTestId('suggestion-commit-message').locator('textarea')
+  await expect(message).toHaveAttribute('placeholder', 'Apply 2 suggestion(s) to 2 file(s)')
+  await message.fill('Shout two notes\n\nFrom the batch review.')
+  await shot(page, 'review-suggestion-batch-light')
+  await runCommand(page, 'theme: dark')
+  await shot(page, 'review-suggestion-batch-dark')
+  await runCommand(page, 'theme: light')
+  await bar.getByTestId('suggestion-commit-apply').click()
+  await expect(bar).toHaveCount(0, { timeout: 30_000 })
+
+  // One commit on the source branch, on top of the old head, with the message written, changing both files.
+  const after = await api<{ sha: string }>('GET', `/projects/${project.id}/merge_requests/${mr.iid}`)
+  expect(after.sha).not.toBe(mr.diff_refs.head_sha)
+  const commit = await api<{ message: string; parent_ids: string[] }>(
+    'GET',
+    `/projects/${project.id}/repository/commits/${after.sha}`,
+  )
+  expect(commit.message).toBe('Shout two notes\n\nFrom the batch review.')
+  expect(commit.parent_ids).toEqual([mr.diff_refs.head_sha])
+  const fileAt = async (path: string) =>
+    Buffer.from(
+      (
+        await api<{ content: string }>(
+          'GET',
+          `/projects/${project.id}/repository/files/${encodeURIComponent(path)}?ref=${branch}`,
+        )
+      ).content,
+      'base64',
+    ).toString()
+  expect(await fileAt(first)).toBe('ONE\ntwo\n')
+  expect(await fileAt(second)).toBe('three\nFOUR\n')
+  // The diff is read again at the new head: both lines show as the suggestions wrote them.
+  await expect(line(page, `${first}::1`)).toContainText('ONE', { timeout: 30_000 })
+  await expect(line(page, `${second}::2`)).toContainText('FOUR')
 })

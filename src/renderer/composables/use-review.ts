@@ -35,7 +35,12 @@ export interface Review {
    * Applies a review suggestion as a commit on the source branch (online only, never queued);
    * then `onChanged`, for the thread, the diff and the merge request's head to be read again.
    */
-  applySuggestion(suggestionId: number): Promise<void>
+  applySuggestion(suggestionId: number, commitMessage?: string): Promise<void>
+  /**
+   * Applies a batch of the merge request's suggestions as one commit (online only, never queued;
+   * all or none); then `onChanged`. `commitMessage` undefined: the server's default.
+   */
+  applySuggestions(suggestionIds: readonly number[], commitMessage?: string): Promise<void>
 }
 
 /**
@@ -142,8 +147,20 @@ export function useReview(options: {
       })
       options.onChanged()
     },
-    async applySuggestion(suggestionId) {
-      await bridge.request('merge-requests:apply-suggestion', options.accountId(), { ...ref(), suggestionId })
+    async applySuggestion(suggestionId, commitMessage) {
+      await bridge.request('merge-requests:apply-suggestion', options.accountId(), {
+        ...ref(),
+        suggestionId,
+        ...(commitMessage === undefined ? {} : { commitMessage }),
+      })
+      options.onChanged()
+    },
+    async applySuggestions(suggestionIds, commitMessage) {
+      await bridge.request('merge-requests:apply-suggestions', options.accountId(), {
+        ...ref(),
+        suggestionIds,
+        ...(commitMessage === undefined ? {} : { commitMessage }),
+      })
       options.onChanged()
     },
   }

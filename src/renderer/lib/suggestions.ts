@@ -88,3 +88,24 @@ export function contentLines(content: string): readonly string[] {
   if (content === '') return []
   return (content.endsWith('\n') ? content.slice(0, -1) : content).split('\n')
 }
+
+/** What the default commit message needs to know of a suggestion: its file and its note's author. */
+export interface SuggestionSource {
+  readonly path: string
+  readonly authorId: number
+  readonly authorName: string
+}
+
+/**
+ * GitLab's default message for applying `sources` (the one Burrow Server writes when none is
+ * given): the counts, then a `Co-authored-by` trailer for each author other than the user. The
+ * server adds each co-author's commit email, which the app does not know, so only names show.
+ */
+export function defaultSuggestionMessage(sources: readonly SuggestionSource[], userId: number): string {
+  const files = new Set(sources.map((s) => s.path)).size
+  const head = `Apply ${sources.length} suggestion(s) to ${files} file(s)`
+  const coAuthors = new Map<number, string>()
+  for (const s of sources) if (s.authorId !== userId) coAuthors.set(s.authorId, s.authorName)
+  const trailers = [...coAuthors.values()].map((name) => `Co-authored-by: ${name}`)
+  return trailers.length === 0 ? head : `${head}\n\n${trailers.join('\n')}`
+}

@@ -40,10 +40,13 @@ const SUGGESTION: Suggestion = {
   commit_id: null,
 }
 
-/** A thread on new line 2 whose note suggests `suggestion` (its body holds one suggestion block). */
-function suggestionThread(suggestion: Suggestion = SUGGESTION): CachedDiscussion {
+/**
+ * A thread on new line `line` (2, an added line; 3 is context, old line 3 too) whose note suggests
+ * `suggestion` (its body holds one suggestion block).
+ */
+function suggestionThread(suggestion: Suggestion = SUGGESTION, line = 2, noteId = 90): CachedDiscussion {
   const note = wire('note', {
-    id: 90,
+    id: noteId,
     type: 'DiffNote',
     body: 'Louder:\n```suggestion:-0+0\nDEUX\n```\nThanks.',
     author,
@@ -57,15 +60,15 @@ function suggestionThread(suggestion: Suggestion = SUGGESTION): CachedDiscussion
       position_type: 'text' as const,
       old_path: 'src/app.ts',
       new_path: 'src/app.ts',
-      old_line: null,
-      new_line: 2,
+      old_line: line === 2 ? null : line,
+      new_line: line,
     },
     suggestions: [suggestion],
   })
-  return { id: 'd'.repeat(40), individual_note: false, notes: [{ data: note, pending: false }] }
+  return { id: String(noteId).padStart(40, 'd'), individual_note: false, notes: [{ data: note, pending: false }] }
 }
 
-function mountChanges(discussions: CachedDiscussion[], answers: Parameters<typeof fakeTransport>[0] = {}) {
+function mountChanges(discussions: CachedDiscussion[], answers: Parameters<typeof fakeTransport>[0] = {}, iid = 12) {
   const transport = fakeTransport({
     'repos:merge-request-changes': {
       ok: true,
@@ -80,10 +83,11 @@ function mountChanges(discussions: CachedDiscussion[], answers: Parameters<typeo
     },
     'reviews:drafts': { ok: true, result: { drafts: [], serverRead: true } },
     'merge-requests:apply-suggestion': { ok: true, result: { ...SUGGESTION, applied: true, appliable: false } },
+    'merge-requests:apply-suggestions': { ok: true, result: [] },
     ...answers,
   })
   const wrapper = mount(ReviewChanges, {
-    props: { accountId: 'acc', projectId: 5, iid: 12, sha: REFS.head_sha, discussions, diffRefs: REFS },
+    props: { accountId: 'acc', projectId: 5, iid, sha: REFS.head_sha, discussions, diffRefs: REFS },
     global: { provide: { [bridgeKey as symbol]: transport.bridge } },
     attachTo: document.body,
   })
@@ -96,6 +100,15 @@ async function drag(wrapper: ReturnType<typeof mount>, anchor: string, to = anch
   wrapper
     .find(`[data-anchor="${to}"] .review-row__code`)
     .element.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
+  await flushPromises()
+}
+
+/** Opens the suggestion's Apply form, writes `message` (none: the default) and applies. */
+async function applyWith(wrapper: ReturnType<typeof mount>, message: string): Promise<void> {
+  await wrapper.find('[data-testid="review-suggestion-apply"]').trigger('click')
+  await flushPromises()
+  if (message !== '') await wrapper.find('[data-testid="suggestion-commit-message"] textarea').setValue(message)
+  await wrapper.find('[data-testid="suggestion-commit-form"]').trigger('submit')
   await flushPromises()
 }
 
@@ -170,6 +183,9 @@ describe('a suggestion in a thread', () => {
     expect(apply.attributes('disabled')).toBeUndefined()
     await apply.trigger('click')
     await flushPromises()
+    expect(transport.calls.some((c) => c.channel === 'merge-requests:apply-suggestion')).toBe(false)
+    await wrapper.find('[data-testid="suggestion-commit-apply"]').trigger('submit')
+    await flushPromises()
     expect(transport.calls.filter((c) => c.channel === 'merge-requests:apply-suggestion').map((c) => c.args)).toEqual([
       ['acc', { projectId: 5, iid: 12, suggestionId: 31 }],
     ])
@@ -185,8 +201,7 @@ describe('a suggestion in a thread', () => {
       },
     })
     await flushPromises()
-    await wrapper.find('[data-testid="review-suggestion-apply"]').trigger('click')
-    await flushPromises()
+    await applyWith(wrapper, '')
     expect(wrapper.find('[data-testid="review-suggestion-error"]').text()).toBe('A file has been changed.')
     expect(wrapper.emitted('changed')).toBeUndefined()
     wrapper.unmount()
@@ -232,12 +247,196 @@ describe('a suggestion in a thread', () => {
     await flushPromises()
     const apply = wrapper.find('[data-testid="review-suggestion-apply"]')
     expect(apply.attributes('disabled')).toBeDefined()
+    expect(wrapper.find('[data-testid="review-suggestion-batch"]').attributes('disabled')).toBeDefined()
     expect(wrapper.find('[data-testid="review-suggestion-offline"]').text()).toContain(
       'Offline: applying a suggestion needs the server',
     )
     await apply.trigger('click')
     await flushPromises()
     expect(transport.calls.some((c) => c.channel === 'merge-requests:apply-suggestion')).toBe(false)
+    wrapper.unmount()
+  })
+})
+
+const OFFLINE: SyncStatus = {
+  accountId: 'acc',
+  state: 'offline',
+  scope: { mode: 'memberships' },
+  progress: null,
+  lastStartedAt: null,
+  lastCompletedAt: null,
+  lastReconciledAt: null,
+  lastError: null,
+}
+const SECOND: Suggestion = {
+  ...SUGGESTION,
+  id: 32,
+  from_line: 3,
+  to_line: 3,
+  from_content: 'three\n',
+  to_content: 'THREE\n',
+}
+/** Two threads, on new lines 2 and 3, each with one suggestion (31 and 32). */
+const twoThreads = (): CachedDiscussion[] => [suggestionThread(), suggestionThread(SECOND, 3, 91)]
+const batchButton = (wrapper: ReturnType<typeof mount>, id: number) =>
+  wrapper.find(`[data-suggestion="${id}"] [data-testid="review-suggestion-batch"]`)
+
+describe('the commit message of Apply', () => {
+  it('shows GitLab’s default message, with the suggestion’s author as co-author, as the placeholder and sends none when left empty', async () => {
+    const { wrapper, transport } = mountChanges([suggestionThread()])
+    await flushPromises()
+    await wrapper.find('[data-testid="review-suggestion-apply"]').trigger('click')
+    await flushPromises()
+    const area = wrapper.find('[data-testid="suggestion-commit-message"] textarea').element as HTMLTextAreaElement
+    expect(area.placeholder).toBe('Apply 1 suggestion(s) to 1 file(s)\n\nCo-authored-by: Rita Reviewer')
+    await wrapper.find('[data-testid="suggestion-commit-message"] textarea').setValue('   ')
+    await wrapper.find('[data-testid="suggestion-commit-form"]').trigger('submit')
+    await flushPromises()
+    expect(transport.calls.find((c) => c.channel === 'merge-requests:apply-suggestion')?.args).toEqual([
+      'acc',
+      { projectId: 5, iid: 12, suggestionId: 31 },
+    ])
+    wrapper.unmount()
+  })
+
+  it('sends the message written', async () => {
+    const { wrapper, transport } = mountChanges([suggestionThread()])
+    await flushPromises()
+    await applyWith(wrapper, 'Shout the second line\n\nAs Rita asked.')
+    expect(transport.calls.find((c) => c.channel === 'merge-requests:apply-suggestion')?.args).toEqual([
+      'acc',
+      { projectId: 5, iid: 12, suggestionId: 31, commitMessage: 'Shout the second line\n\nAs Rita asked.' },
+    ])
+    wrapper.unmount()
+  })
+
+  it('Cancel closes the form and sends nothing', async () => {
+    const { wrapper, transport } = mountChanges([suggestionThread()])
+    await flushPromises()
+    await wrapper.find('[data-testid="review-suggestion-apply"]').trigger('click')
+    await flushPromises()
+    await wrapper.find('[data-testid="suggestion-commit-cancel"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-commit-form"]').exists()).toBe(false)
+    expect(transport.calls.some((c) => c.channel.startsWith('merge-requests:apply'))).toBe(false)
+    wrapper.unmount()
+  })
+})
+
+describe('the batch', () => {
+  it('takes suggestions with Add suggestion to batch; the bar counts them and the batched ones say In batch', async () => {
+    const { wrapper } = mountChanges(twoThreads())
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-batch-bar"]').exists()).toBe(false)
+    await batchButton(wrapper, 31).trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-batch-count"]').text()).toBe('1 suggestion in batch')
+    expect(wrapper.find('[data-suggestion="31"] [data-testid="review-suggestion-in-batch"]').text()).toBe('In batch')
+    expect(wrapper.find('[data-suggestion="31"] [data-testid="review-suggestion-apply"]').exists()).toBe(false)
+    await batchButton(wrapper, 32).trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-batch-count"]').text()).toBe('2 suggestions in batch')
+    wrapper.unmount()
+  })
+
+  it('Apply suggestions sends the batch in one call with the message written, empties it and reads the merge request again', async () => {
+    const { wrapper, transport } = mountChanges(twoThreads())
+    await flushPromises()
+    await batchButton(wrapper, 32).trigger('click')
+    await batchButton(wrapper, 31).trigger('click')
+    await flushPromises()
+    await wrapper.find('[data-testid="suggestion-batch-apply"]').trigger('click')
+    await flushPromises()
+    const area = wrapper.find('[data-testid="suggestion-commit-message"] textarea')
+    expect((area.element as HTMLTextAreaElement).placeholder).toBe(
+      'Apply 2 suggestion(s) to 1 file(s)\n\nCo-authored-by: Rita Reviewer',
+    )
+    expect(wrapper.find('[data-testid="suggestion-commit-apply"]').text()).toBe('Apply 2 suggestions')
+    await area.setValue('Louder lines')
+    await wrapper.find('[data-testid="suggestion-commit-form"]').trigger('submit')
+    await flushPromises()
+    expect(transport.calls.filter((c) => c.channel.startsWith('merge-requests:apply')).map((c) => c.args)).toEqual([
+      ['acc', { projectId: 5, iid: 12, suggestionIds: [32, 31], commitMessage: 'Louder lines' }],
+    ])
+    expect(wrapper.find('[data-testid="suggestion-batch-bar"]').exists()).toBe(false)
+    expect(wrapper.emitted('changed')).toHaveLength(1)
+    wrapper.unmount()
+  })
+
+  it('refused, shows the server’s words and keeps the batch; taking the bad one out clears the refusal', async () => {
+    const { wrapper } = mountChanges(twoThreads(), {
+      'merge-requests:apply-suggestions': {
+        ok: false,
+        error: { code: 'validation', message: 'This suggestion has already been applied.' },
+      },
+    })
+    await flushPromises()
+    await batchButton(wrapper, 31).trigger('click')
+    await batchButton(wrapper, 32).trigger('click')
+    await flushPromises()
+    await wrapper.find('[data-testid="suggestion-batch-apply"]').trigger('click')
+    await flushPromises()
+    await wrapper.find('[data-testid="suggestion-commit-form"]').trigger('submit')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-batch-error-message"]').text()).toBe(
+      'This suggestion has already been applied.',
+    )
+    expect(wrapper.find('[data-testid="suggestion-batch-count"]').text()).toBe('2 suggestions in batch')
+    expect(wrapper.emitted('changed')).toBeUndefined()
+    await wrapper.find('[data-suggestion="32"] [data-testid="review-suggestion-unbatch"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-batch-count"]').text()).toBe('1 suggestion in batch')
+    expect(wrapper.find('[data-testid="suggestion-batch-error"]').exists()).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('Discard batch empties it and sends nothing', async () => {
+    const { wrapper, transport } = mountChanges(twoThreads())
+    await flushPromises()
+    await batchButton(wrapper, 31).trigger('click')
+    await flushPromises()
+    await wrapper.find('[data-testid="suggestion-batch-discard"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-batch-bar"]').exists()).toBe(false)
+    expect(batchButton(wrapper, 31).exists()).toBe(true)
+    expect(transport.calls.some((c) => c.channel.startsWith('merge-requests:apply'))).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('lasts while the page is away, per merge request', async () => {
+    const first = mountChanges(twoThreads())
+    await flushPromises()
+    await batchButton(first.wrapper, 31).trigger('click')
+    await flushPromises()
+    first.wrapper.unmount()
+    const again = mountChanges(twoThreads())
+    await flushPromises()
+    expect(again.wrapper.find('[data-testid="suggestion-batch-count"]').text()).toBe('1 suggestion in batch')
+    again.wrapper.unmount()
+    const other = mountChanges(twoThreads(), {}, 13)
+    await flushPromises()
+    expect(other.wrapper.find('[data-testid="suggestion-batch-bar"]').exists()).toBe(false)
+    other.wrapper.unmount()
+  })
+
+  it('offline, Apply suggestions is disabled and says why, and nothing is sent; the batch stays', async () => {
+    const { wrapper, transport } = mountChanges(twoThreads())
+    await flushPromises()
+    await batchButton(wrapper, 31).trigger('click')
+    await flushPromises()
+    useSyncStore().statuses = { acc: OFFLINE }
+    await flushPromises()
+    const apply = wrapper.find('[data-testid="suggestion-batch-apply"]')
+    expect(apply.attributes('disabled')).toBeDefined()
+    expect(wrapper.find('[data-testid="suggestion-batch-offline"]').text()).toBe(
+      'Offline: applying suggestions needs the server. The batch stays here until you are back online.',
+    )
+    expect(batchButton(wrapper, 32).attributes('disabled')).toBeDefined()
+    await apply.trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="suggestion-commit-form"]').exists()).toBe(false)
+    expect(transport.calls.some((c) => c.channel.startsWith('merge-requests:apply'))).toBe(false)
+    expect(wrapper.find('[data-testid="suggestion-batch-count"]').text()).toBe('1 suggestion in batch')
     wrapper.unmount()
   })
 })

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { parseDiffFile } from '../../../src/renderer/lib/diff'
-import { insertBlock, noteParts, suggestionBlock, suggestionLines } from '../../../src/renderer/lib/suggestions'
+import {
+  defaultSuggestionMessage,
+  insertBlock,
+  noteParts,
+  suggestionBlock,
+  suggestionLines,
+} from '../../../src/renderer/lib/suggestions'
 import type { Suggestion } from '../../../src/shared/api/suggestion'
 
 const suggestion = (id: number): Suggestion => ({
@@ -62,5 +68,35 @@ describe('suggestionBlock and insertBlock', () => {
   it('puts the block on lines of its own in the middle of a text', () => {
     expect(insertBlock('before after', 6, 'X')).toEqual({ text: 'before\nX\n after', offset: 7 })
     expect(insertBlock('', 0, 'X')).toEqual({ text: 'X', offset: 0 })
+  })
+})
+
+describe('defaultSuggestionMessage', () => {
+  const ada = { authorId: 2, authorName: 'Ada Author' }
+  it('counts suggestions and distinct files, with no trailer when all are the user’s own', () => {
+    expect(
+      defaultSuggestionMessage(
+        [
+          { path: 'a.md', authorId: 1, authorName: 'Me' },
+          { path: 'a.md', authorId: 1, authorName: 'Me' },
+          { path: 'b.md', authorId: 1, authorName: 'Me' },
+        ],
+        1,
+      ),
+    ).toBe('Apply 3 suggestion(s) to 2 file(s)')
+  })
+
+  it('names each other author once as Co-authored-by, in the order of their suggestions', () => {
+    expect(
+      defaultSuggestionMessage(
+        [
+          { path: 'a.md', ...ada },
+          { path: 'b.md', authorId: 3, authorName: 'Bo Other' },
+          { path: 'c.md', ...ada },
+          { path: 'c.md', authorId: 1, authorName: 'Me' },
+        ],
+        1,
+      ),
+    ).toBe('Apply 4 suggestion(s) to 3 file(s)\n\nCo-authored-by: Ada Author\nCo-authored-by: Bo Other')
   })
 })
