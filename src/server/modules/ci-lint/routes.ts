@@ -3,7 +3,7 @@ import { callerOf } from '../../platform/caller'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AccessLevel } from '../../platform/auth/access'
-import { readFileAt } from '../../platform/git/file-at'
+import { readBlobAt } from '../../platform/git/file-at'
 import { apiMessage, missingParam, notFound, unauthorized } from '../../platform/http/errors'
 import { loadCodeProject, resolveUserRef } from '../../platform/http/repository'
 import { currentUser } from '../../platform/http/resolve'
@@ -94,7 +94,7 @@ const ciLint: FastifyPluginAsyncTypebox = async (app) => {
           ? head
           : await resolveUserRef(repo, contentRef, q.content_ref !== undefined ? 'content_ref' : 'sha')
       if (!sha) throw notFound('Commit')
-      const file = await readFileAt(repo.gitDir, sha, ciConfigPath(repo.project)).catch(() => null)
+      const file = await readBlobAt(repo.gitDir, sha, ciConfigPath(repo.project)).catch(() => null)
       const content = file ? file.content.toString('utf8') : ''
       const dryRunRef = q.dry_run_ref ?? q.ref ?? branch
       const r = q.dry_run

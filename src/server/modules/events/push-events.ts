@@ -1,6 +1,7 @@
-import { git, gitText, ZERO_SHA } from '../../platform/git/git'
+import { gitText, ZERO_SHA } from '../../platform/git/git'
 import { recordEvent, type PushData } from './service'
-import type { PushContext, RefUpdate } from '../../platform/git/push-listeners'
+import type { LandedPush, RefUpdate } from '../../platform/git/push-listeners'
+import type { PushReads } from '../../platform/git/push-reads'
 
 function shortRef(ref: string): { name: string; type: 'branch' | 'tag' } | null {
   if (ref.startsWith('refs/heads/')) return { name: ref.slice('refs/heads/'.length), type: 'branch' }
@@ -8,7 +9,8 @@ function shortRef(ref: string): { name: string; type: 'branch' | 'tag' } | null 
   return null
 }
 
-async function pushData(gitDir: string, u: RefUpdate, name: string, refType: 'branch' | 'tag'): Promise<PushData> {
+async function pushData(reads: PushReads, u: RefUpdate, name: string, refType: 'branch' | 'tag'): Promise<PushData> {
+  const { gitDir } = reads
   const created = u.oldSha === ZERO_SHA
   const removed = u.newSha === ZERO_SHA
   let commitCount = 0
@@ -17,7 +19,7 @@ async function pushData(gitDir: string, u: RefUpdate, name: string, refType: 'br
     // New refs count the commits no other branch or tag has; HEAD is left out on purpose.
     const range = created ? [u.newSha, '--not', `--exclude=${u.ref}`, '--glob=refs/**'] : [`${u.oldSha}..${u.newSha}`]
     commitCount = Number((await gitText(['rev-list', '--count', ...range], { gitDir })).trim()) || 0
-    title = (await gitText(['log', '-1', '--format=%s', u.newSha], { gitDir })).trim() || null
+    title = (await reads.landedCommit(u))?.subject.trim() || null
   }
   return {
     commit_count: commitCount,
@@ -32,20 +34,17 @@ async function pushData(gitDir: string, u: RefUpdate, name: string, refType: 'br
 }
 
 /** Records a `pushed` activity event with push_data for every branch or tag a push changed. */
-export async function recordPushEvents({ ctx, project, user, updates }: PushContext): Promise<void> {
-  const gitDir = ctx.repos.repoPath(project.repository_storage, 'project', project.id)
+export async function recordPushEvents({ ctx, project, user, updates, reads }: LandedPush): Promise<void> {
   for (const u of updates) {
     const ref = shortRef(u.ref)
     if (!ref) continue
     // Only refs that really moved to the pushed value count (a rejected update is not an event).
-    const current = await git(['rev-parse', '--verify', '--quiet', u.ref], { gitDir, successExitCodes: [0, 1] })
-    const now = current.exitCode === 0 ? current.stdout.toString().trim() : ZERO_SHA
-    if (now !== u.newSha) continue
+    if (((await reads.refNow(u.ref))?.object ?? ZERO_SHA) !== u.newSha) continue
     recordEvent(ctx.db, {
       authorId: user.id,
       action: 'pushed',
       projectId: project.id,
-      pushData: await pushData(gitDir, u, ref.name, ref.type),
+      pushData: await pushData(reads, u, ref.name, ref.type),
     })
   }
 }

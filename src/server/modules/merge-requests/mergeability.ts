@@ -14,7 +14,7 @@ import { git, ZERO_SHA } from '../../platform/git/git'
 import { isAncestor, mergeTree } from '../../platform/git/merge'
 import { mergeBase } from '../../platform/git/merge-base'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
-import { fetchCommitInto, resolveCommit } from '../../platform/git/refs'
+import { fetchCommitInto, resolveCommit, resolveCommits } from '../../platform/git/refs'
 import { recordEvent } from '../events'
 import { callerFor } from '../../platform/caller'
 import { traceDiffNotes } from './position-tracer'
@@ -163,13 +163,30 @@ export async function mergeabilityIdle(ctx: ServerContext): Promise<void> {
   }
 }
 
-/** Heads of the source and target branches, null for a branch (or repository) that is gone. */
-export async function branchHeads(
-  ctx: ServerContext,
-  mr: MergeRequestRow,
-): Promise<{ source: string | null; target: string | null; target_project: ProjectRow | undefined }> {
+/** The heads of a merge request's branches (null: gone) and its target project. */
+export interface BranchHeads {
+  readonly source: string | null
+  readonly target: string | null
+  readonly target_project: ProjectRow | undefined
+  /** Where `refs/merge-requests/:iid/head` points (null: nowhere), when it was read with the heads. */
+  readonly storedHead?: string | null
+}
+
+/**
+ * Heads of the source and target branches, null for a branch (or repository) that is gone. A
+ * merge request within one project reads both, and its stored head ref, with one git process.
+ */
+export async function branchHeads(ctx: ServerContext, mr: MergeRequestRow): Promise<BranchHeads> {
   const targetProject = findProjectById(ctx.db, mr.project_id)
   const sourceProject = sourceProjectOf(ctx.db, mr)
+  if (targetProject && sourceProject?.id === targetProject.id) {
+    const dir = projectGitDir(ctx, targetProject)
+    if (!repoExists(dir)) return { source: null, target: null, target_project: targetProject }
+    const revs = [`refs/heads/${mr.source_branch}`, `refs/heads/${mr.target_branch}`, headRefOf(mr)]
+    const read = await resolveCommits(dir, revs).catch(() => null)
+    // A name git refuses fails the whole batch: each branch is then read on its own, as below.
+    if (read) return { source: read[0], target: read[1], target_project: targetProject, storedHead: read[2] }
+  }
   const head = async (p: ProjectRow | undefined, branch: string): Promise<string | null> => {
     if (!p) return null
     const dir = projectGitDir(ctx, p)
@@ -182,16 +199,26 @@ export async function branchHeads(
   }
 }
 
+function headRefOf(mr: MergeRequestRow): string {
+  return `refs/merge-requests/${mr.iid}/head`
+}
+
 /**
  * Points `refs/merge-requests/:iid/head` of the target repository at the source head `sha`, as
  * GitLab keeps it for clients to fetch. A merge request from a fork fetches the commit from the
  * fork's repository first: diffs, commits, versions and the merge all run in the target repository.
  */
-export async function storeHeadRef(ctx: ServerContext, mr: MergeRequestRow, sha: string): Promise<void> {
+export async function storeHeadRef(
+  ctx: ServerContext,
+  mr: MergeRequestRow,
+  sha: string,
+  storedHead?: string | null,
+): Promise<void> {
+  if (storedHead === sha) return
   const target = findProjectById(ctx.db, mr.project_id)
   if (!target) return
   const gitDir = projectGitDir(ctx, target)
-  const ref = `refs/merge-requests/${mr.iid}/head`
+  const ref = headRefOf(mr)
   const source = mr.source_project_id === mr.project_id ? undefined : sourceProjectOf(ctx.db, mr)
   if (source) await fetchCommitInto(gitDir, projectGitDir(ctx, source), sha, ref)
   else await git(['update-ref', ref, sha], { gitDir })
@@ -205,7 +232,7 @@ export async function checkMergeability(ctx: ServerContext, mrId: number): Promi
   const heads = await branchHeads(ctx, mr)
   if (!heads.source || !heads.target || !heads.target_project) return settle(ctx, mr, 'cannot_be_merged')
   const gitDir = projectGitDir(ctx, heads.target_project)
-  await storeHeadRef(ctx, mr, heads.source).catch(() => undefined)
+  await storeHeadRef(ctx, mr, heads.source, heads.storedHead).catch(() => undefined)
   // git refuses some merges outright (unrelated histories after a force push): they cannot be merged.
   const conflicts = await mergeTree(gitDir, heads.target, heads.source).then(
     (r) => r.conflicts,

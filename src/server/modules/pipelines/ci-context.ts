@@ -10,7 +10,7 @@ import type { ProjectRow, UserRow } from '../../platform/db/rows'
 import type { RunnerRow } from '../runners'
 import { projectSettings } from '../projects'
 import type { IncludeSource, ProjectFiles } from './config/config'
-import { readFileAt } from '../../platform/git/file-at'
+import { readBlobAt } from '../../platform/git/file-at'
 import { projectGitDir, repoExists } from '../../platform/git/project-repo'
 import { resolveCommit } from '../../platform/git/refs'
 import type { GitCommit } from '../../platform/git/commits'
@@ -54,7 +54,7 @@ export function projectFilesAt(ctx: ServerContext, project: ProjectRow, sha: str
     webUrl: `${baseUrl}/${path}`,
     async read(file: string): Promise<string | null> {
       try {
-        const blob = await readFileAt(gitDir, sha, file)
+        const blob = await readBlobAt(gitDir, sha, file)
         return blob ? blob.content.toString('utf8') : null
       } catch {
         return null

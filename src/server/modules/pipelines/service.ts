@@ -20,14 +20,13 @@ import { loadCiConfig, type CiJob } from './config/config'
 import { seedJobs, workflowAllows, type JobSeed } from './config/seed'
 import { compositeStatus, nextJobStatus } from './config/status'
 import { readCommit, type GitCommit } from '../../platform/git/commits'
-import { readFileAt } from '../../platform/git/file-at'
+import { readBlobAt } from '../../platform/git/file-at'
 import { ZERO_SHA } from '../../platform/git/git'
 import { changedPaths, listPaths } from '../../platform/git/paths'
-import { resolveCommit } from '../../platform/git/refs'
 import { projectGitDir } from '../../platform/git/project-repo'
 import { ciConfigPath, includeSource, isProtectedRef, predefinedVariables, projectVariablesFor } from './ci-context'
 import { enqueueRefusal, jobStatusChanged, pipelineStatusChanged } from './ci-events'
-import type { PushContext } from '../../platform/git/push-listeners'
+import type { LandedPush } from '../../platform/git/push-listeners'
 
 /** A variable given when a pipeline is created (`variables[]` of `POST /projects/:id/pipeline`). */
 export interface PipelineVariable {
@@ -53,6 +52,13 @@ export interface CreatePipelineInput {
   readonly mergeRequestId?: number | null
   /** Paths the push changed (`rules:changes`); null when unknown, which makes `changes` hold. */
   readonly changedPaths?: readonly string[] | null
+  /**
+   * A push's old head: the paths changed since it become `changedPaths`, read only once there is
+   * a configuration to apply them to (most pushes have none).
+   */
+  readonly changedSince?: string
+  /** The commit at `sha` when the caller has read it already (the push listeners share one read). */
+  readonly commit?: GitCommit
   /** Pushes honour `[skip ci]`; pipelines asked for through the API do not. */
   readonly honourSkipCi: boolean
   /** The push said `-o ci.skip`: the pipeline is stored as skipped, as `[skip ci]` makes it. */
@@ -149,13 +155,13 @@ export async function planPipeline(
   const gitDir = projectGitDir(ctx, input.project)
   let commit: GitCommit
   try {
-    commit = await readCommit(gitDir, input.sha)
+    commit = input.commit ?? (await readCommit(gitDir, input.sha))
   } catch {
     return { plan: { kind: 'refused', errors: ['Reference not found'], warnings: [] }, facts: null }
   }
   let text = content
   if (text === undefined) {
-    const file = await readFileAt(gitDir, commit.id, ciConfigPath(input.project)).catch(() => null)
+    const file = await readBlobAt(gitDir, commit.id, ciConfigPath(input.project)).catch(() => null)
     if (!file) return { plan: { kind: 'refused', errors: ['Missing CI config file'], warnings: [] }, facts: null }
     text = file.content.toString('utf8')
   }
@@ -181,7 +187,10 @@ export async function planPipeline(
     source: input.source,
     projectPath: variables.CI_PROJECT_PATH,
     variables,
-    changedPaths: input.changedPaths ?? null,
+    changedPaths:
+      input.changedSince === undefined
+        ? (input.changedPaths ?? null)
+        : await changedPaths(gitDir, input.changedSince, commit.id),
     repositoryPaths: await listPaths(gitDir, commit.id),
   }
   if (!workflowAllows(loaded.config, seedContext))
@@ -416,15 +425,21 @@ export async function playJob(ctx: ServerContext, job: JobRow, user: UserRow, ca
  * configuration, as GitLab creates them on push; `rules:changes` sees the pushed paths. A git
  * push's `-o ci.skip` stores them skipped, its `-o ci.variable="K=V"` are pipeline variables.
  */
-export async function createPipelinesOnPush({ ctx, project, user, updates, options }: PushContext): Promise<void> {
-  const gitDir = projectGitDir(ctx, project)
+export async function createPipelinesOnPush({
+  ctx,
+  project,
+  user,
+  updates,
+  options,
+  reads,
+}: LandedPush): Promise<void> {
   const variables = pushOptionVariables(options?.texts('ci.variable') ?? [])
   for (const u of updates) {
     if (u.newSha === ZERO_SHA) continue
     const tag = u.ref.startsWith('refs/tags/')
     if (!tag && !u.ref.startsWith('refs/heads/')) continue
     // A ref that did not end where the push said (a rejected update) gets nothing.
-    if ((await resolveCommit(gitDir, u.ref).catch(() => null)) !== u.newSha) continue
+    if ((await reads.refNow(u.ref).catch(() => null))?.commit !== u.newSha) continue
     await createPipeline(ctx, {
       project,
       ref: u.ref.replace(/^refs\/(?:heads|tags)\//, ''),
@@ -433,7 +448,8 @@ export async function createPipelinesOnPush({ ctx, project, user, updates, optio
       beforeSha: u.oldSha,
       source: 'push',
       user,
-      changedPaths: await changedPaths(gitDir, u.oldSha, u.newSha),
+      changedSince: u.oldSha,
+      commit: (await reads.landedCommit(u).catch(() => null))?.commit,
       honourSkipCi: true,
       skipRequested: options?.has('ci.skip') === true,
       variables,

@@ -17,7 +17,7 @@ import {
   type Identity,
 } from '../../platform/git/write-commit'
 import { listProtectedBranches, protectDefaultBranch, refusal, writeForcePushRules } from '../branches'
-import { type PushContext, pushLanded } from '../../platform/git/push-listeners'
+import { type LandedPush, pushLanded } from '../../platform/git/push-listeners'
 import { assertRepositoryWritable } from '../storage-moves'
 
 /**
@@ -31,10 +31,13 @@ export function userIdentity(user: UserRow): Identity {
 const README = /^readme(\.[A-Za-z0-9]+)?$/i
 
 /** Reads the flags project lists show (empty repository, README path) from the repository itself. */
-export async function readRepositoryFlags(gitDir: string, defaultBranch: string | null): Promise<RepositoryFlags> {
+export async function readRepositoryFlags(
+  gitDir: string,
+  defaultBranch: string | null,
+  hasBranch: () => Promise<boolean> = () => anyBranch(gitDir),
+): Promise<RepositoryFlags> {
   if (!repoExists(gitDir)) return { empty_repo: true, readme_path: null }
-  const heads = await gitText(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'], { gitDir })
-  if (heads.trim() === '') return { empty_repo: true, readme_path: null }
+  if (!(await hasBranch())) return { empty_repo: true, readme_path: null }
   let readme: string | null = null
   const branch = defaultBranch ?? 'HEAD'
   const out = await git(['ls-tree', '-z', '--name-only', '--end-of-options', `refs/heads/${branch}`], {
@@ -52,9 +55,18 @@ export async function readRepositoryFlags(gitDir: string, defaultBranch: string 
   return { empty_repo: false, readme_path: readme }
 }
 
+async function anyBranch(gitDir: string): Promise<boolean> {
+  const heads = await gitText(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'], { gitDir })
+  return heads.trim() !== ''
+}
+
 /** Recomputes and stores a project's repository flags; returns them. */
-export async function refreshRepositoryFlags(ctx: ServerContext, project: ProjectRow): Promise<RepositoryFlags> {
-  const flags = await readRepositoryFlags(projectGitDir(ctx, project), project.default_branch)
+export async function refreshRepositoryFlags(
+  ctx: ServerContext,
+  project: ProjectRow,
+  hasBranch?: () => Promise<boolean>,
+): Promise<RepositoryFlags> {
+  const flags = await readRepositoryFlags(projectGitDir(ctx, project), project.default_branch, hasBranch)
   const stored = projectSettings(project.settings)
   if (stored.empty_repo !== flags.empty_repo || (stored.readme_path ?? null) !== flags.readme_path)
     setRepositoryFlags(ctx.db, project.id, flags)
@@ -62,8 +74,15 @@ export async function refreshRepositoryFlags(ctx: ServerContext, project: Projec
 }
 
 /** Push listener keeping the list flags right after pushes (smart HTTP and API writes alike). */
-export async function refreshFlagsOnPush(push: PushContext): Promise<void> {
-  await refreshRepositoryFlags(push.ctx, push.project)
+export async function refreshFlagsOnPush(push: LandedPush): Promise<void> {
+  const gitDir = push.reads.gitDir
+  // A branch the push left in place answers "any branch?" from the push's shared ref read.
+  const hasBranch = async (): Promise<boolean> => {
+    for (const u of push.updates)
+      if (u.ref.startsWith('refs/heads/') && (await push.reads.refNow(u.ref)) !== null) return true
+    return anyBranch(gitDir)
+  }
+  await refreshRepositoryFlags(push.ctx, push.project, hasBranch)
 }
 
 export interface CreateRepositoryOptions {

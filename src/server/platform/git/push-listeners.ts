@@ -1,6 +1,8 @@
 import type { ServerContext } from '../context'
 import type { ProjectRow, UserRow } from '../db/rows'
+import { projectGitDir } from './project-repo'
 import type { PushOptions } from './push-options'
+import { PushReads } from './push-reads'
 
 /** One ref update of a push, as git's receive-pack reports it. */
 export interface RefUpdate {
@@ -26,8 +28,13 @@ export interface GitPushContext extends PushContext {
   readonly baseUrl: string
 }
 
+/** A landed push as its listeners see it: with the git reads they share. */
+export interface LandedPush extends PushContext {
+  readonly reads: PushReads
+}
+
 /** Runs after a push has landed (events, merge request refresh, pipelines subscribe here). */
-export type PushListener = (push: PushContext) => Promise<void> | void
+export type PushListener = (push: LandedPush) => Promise<void> | void
 
 /** Subscribes to landed pushes on one server, whichever way they arrived (smart HTTP or an API commit). */
 export function onPush(ctx: ServerContext, listener: PushListener): void {
@@ -64,9 +71,10 @@ export async function gitPushLanded(push: GitPushContext): Promise<string[]> {
 
 /** Tells every listener about a landed push; one failing listener does not stop the others. */
 export async function pushLanded(push: PushContext): Promise<void> {
+  const landed: LandedPush = { ...push, reads: new PushReads(projectGitDir(push.ctx, push.project), push.updates) }
   for (const listener of push.ctx.pushListeners) {
     try {
-      await listener(push)
+      await listener(landed)
     } catch (error) {
       process.emitWarning(`push listener failed: ${error instanceof Error ? error.message : String(error)}`)
     }
