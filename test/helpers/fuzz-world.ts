@@ -132,7 +132,7 @@ export async function buildFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const release = one(
     await call('POST', `${p}/releases`, {
       tag_name: ids.tag,
-      assets: { links: [{ name: 'Binary', url: 'https://example.com/bin', direct_asset_path: 'bin/app' }] },
+      assets: { links: [{ name: 'Binary', url: 'https://example.com/bin', direct_asset_path: '/bin/app' }] },
     }),
   )
   keep('releaseLink', (release.assets as { links?: Json[] } | undefined)?.links?.[0]?.id)

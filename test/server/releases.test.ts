@@ -64,7 +64,7 @@ describe('releases API', () => {
         name: 'Hull 1.0',
         description: 'First *seaworthy* hull',
         milestones: ['v1.0', 'Q3'],
-        assets: { links: [{ name: 'hull.tar', url: 'https://example.com/hull.tar', direct_asset_path: 'bin/hull' }] },
+        assets: { links: [{ name: 'hull.tar', url: 'https://example.com/hull.tar', direct_asset_path: '/bin/hull' }] },
       })
       expect(res.statusCode, res.body).toBe(201)
       const body = res.json()
@@ -142,6 +142,11 @@ describe('releases API', () => {
             message:
               'Validation failed: Links url is blocked: Only allowed schemes are http, https, ftp, Links name has already been taken',
           },
+        ],
+        [
+          { assets: { links: [{ name: 'b', url: 'https://example.com/b', direct_asset_path: 'bin/b' }] } },
+          400,
+          { message: 'Validation failed: Links filepath is in an invalid format' },
         ],
         [{ ref: 'no-such-branch' }, 400, { message: 'Target no-such-branch is invalid' }],
         [{ released_at: 'soon' }, 400, { error: 'released_at is invalid' }],
@@ -298,6 +303,36 @@ describe('releases API', () => {
       expect(deleted.statusCode).toBe(200)
       expect(deleted.json()).toMatchObject({ id: link.id, name: 'Ops runbook' })
       expect((await call(reporter.token, 'GET', `${links()}/${link.id}`)).statusCode).toBe(404)
+    })
+
+    it('refuses a direct asset path without its leading slash on create and update, changing nothing', async () => {
+      const kept = await asRoot('POST', links(), {
+        name: 'Kept',
+        url: 'https://example.com/kept',
+        direct_asset_path: '/bin/kept',
+      })
+      const before = await asRoot('GET', links())
+      const invalid = { message: { filepath: ['is in an invalid format'] } }
+      for (const field of ['direct_asset_path', 'filepath']) {
+        const created = await call(developer.token, 'POST', links(), {
+          name: `Relative ${field}`,
+          url: `https://example.com/${field}`,
+          [field]: 'bin/relative',
+        })
+        expect(created.statusCode, field).toBe(400)
+        expect(created.json(), field).toEqual(invalid)
+        const updated = await call(developer.token, 'PUT', `${links()}/${kept.id}`, {
+          name: 'Renamed',
+          [field]: 'bin/relative',
+        })
+        expect(updated.statusCode, field).toBe(400)
+        expect(updated.json(), field).toEqual(invalid)
+      }
+      expect(await asRoot('GET', links())).toEqual(before)
+      expect((await asRoot('GET', `${links()}/${kept.id}`)).direct_asset_url).toBe(
+        'http://burrow.test/shipyard/hull/-/releases/v0.9.0/downloads/bin/kept',
+      )
+      await asRoot('DELETE', `${links()}/${kept.id}`)
     })
 
     it('refuses a taken name or URL, a bad direct asset path and an update with neither name nor url', async () => {

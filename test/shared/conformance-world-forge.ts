@@ -32,7 +32,7 @@ async function releases(w: ConformanceWorld): Promise<void> {
     tag_name: ids.release,
     ref: ids.defaultBranch,
     description: 'Conformance release',
-    assets: { links: [{ name: 'Binary', url: 'https://example.com/bin', direct_asset_path: 'bin/app' }] },
+    assets: { links: [{ name: 'Binary', url: 'https://example.com/bin', direct_asset_path: '/bin/app' }] },
   })
   await w.write('PUT /projects/:id/releases/:tag_name', `${p}/releases/${ids.release}`, { name: 'Conformance 1.0' })
   const links = `${p}/releases/${ids.release}/assets/links`

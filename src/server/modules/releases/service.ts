@@ -53,7 +53,7 @@ const LIMITS = { name: 255, description: 1_000_000 } as const
 export interface LinkParams {
   readonly name?: string
   readonly url?: string
-  /** `direct_asset_path` (or the deprecated `filepath`), with or without its leading `/`. */
+  /** `direct_asset_path` (or the deprecated `filepath`): absolute, as GitLab stores it (`/bin/app`). */
   readonly directAssetPath?: string
   readonly linkType?: ReleaseLinkType
 }
@@ -205,10 +205,14 @@ function isAssetUrl(text: string): boolean {
   }
 }
 
-/** A direct asset path as stored: with one leading `/`. */
+/**
+ * A direct asset path as given, blank as none. A path without its leading `/` is kept as it came,
+ * so checkLink refuses it as GitLab's FILEPATH_REGEX does, rather than storing a path the client
+ * did not send.
+ */
 function storedFilepath(path: string | undefined): string | null {
   if (path === undefined || path.trim() === '') return null
-  return path.startsWith('/') ? path : `/${path}`
+  return path
 }
 
 /**
