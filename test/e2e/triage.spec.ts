@@ -179,9 +179,65 @@ test('at 900 px the issue filter bar keeps to two rows; More filters opens the r
   await shot(page, 'issues-filter-1360-light')
 })
 
+test('at 900 px the merge request filter bar keeps to two rows; More filters opens the drafts filter', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 900, height: 800 })
+  await page.goto(burrow.pageUrl)
+  await runCommand(page, 'go to merge requests')
+  await expect(page.getByTestId('mr-filter-search')).toBeVisible()
+  await expect(page.getByTestId('new-merge-request')).toBeVisible()
+  const rowsOf = () =>
+    page.locator('.mr-filter-bar').evaluate(
+      (bar) =>
+        new Set(
+          Array.from(bar.querySelectorAll('[data-testid^="mr-filter-"], [data-testid="new-merge-request"]'))
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .map((e) => Math.round(e.getBoundingClientRect().top / 8)),
+        ).size,
+    )
+  expect(await rowsOf()).toBeLessThanOrEqual(2)
+  // The search box is about 160 px beside the four states and New merge request: 'Search' reads whole.
+  await expect(page.getByTestId('mr-filter-search').locator('input')).toHaveAttribute('placeholder', 'Search')
+  await expect(page.getByTestId('mr-filter-draft')).toBeHidden()
+  expect(await clippedNames(page, '.mr-filter-bar')).toEqual([])
+  await shot(page, 'mrs-filter-900-light')
+  // The drafts filter from the keyboard; once set, the button counts it.
+  await page.getByTestId('mr-filter-more').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('mr-filter-more')).toHaveAttribute('aria-expanded', 'true')
+  await expect(page.getByTestId('mr-filter-draft')).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(page.locator('[data-testid="mr-filter-draft"] :focus')).toHaveCount(1)
+  await page.getByTestId('mr-filter-draft').click()
+  await page.locator('.n-base-select-option').filter({ hasText: 'Drafts only' }).click()
+  await expect(page.getByTestId('mr-filter-more')).toHaveAttribute('aria-label', 'Fewer filters (1)')
+  expect(page.url()).toContain('wip=yes')
+  // A filter set brings Clear and 'Fewer (1)': still two rows, and the drafts row below them.
+  expect(await rowsOf()).toBeLessThanOrEqual(3)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await shot(page, 'mrs-filter-900-more-dark')
+  await page.getByTestId('mr-filter-clear').click()
+  await expect(page.getByTestId('mr-filter-more')).toHaveAttribute('aria-label', 'Fewer filters')
+  // A wide window keeps the long names, still on two rows and whole.
+  await page.getByTestId('mr-filter-more').click()
+  await page.setViewportSize({ width: 1360, height: 860 })
+  await expect(page.getByTestId('mr-filter-search').locator('input')).toHaveAttribute(
+    'placeholder',
+    'Search title and description',
+  )
+  await expect(page.getByTestId('mr-filter-more')).toHaveText('More filters')
+  expect(await rowsOf()).toBeLessThanOrEqual(2)
+  expect(await clippedNames(page, '.mr-filter-bar')).toEqual([])
+  await shot(page, 'mrs-filter-1360-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await shot(page, 'mrs-filter-1360-light')
+})
+
 /** The filter bar's placeholders and chosen values cut short by their box (an ellipsis), by their text. */
-function clippedNames(page: Page): Promise<string[]> {
-  return page.locator('.issue-filter-bar').evaluate((bar) => {
+function clippedNames(page: Page, barSelector = '.issue-filter-bar'): Promise<string[]> {
+  return page.locator(barSelector).evaluate((bar) => {
     const shown = (e: Element) => (e as HTMLElement).offsetParent !== null
     const selects = Array.from(
       bar.querySelectorAll('.n-base-selection-placeholder__inner, .n-base-selection-input__content'),
