@@ -130,7 +130,7 @@ export function useTriage(options: TriageOptions): TriageActions {
     perfCancel(PERF.labelPickerOpen)
     if (name === null) return
     const present = !has(name)
-    if (targets.length === 1) expectLabel(accountId, targets[0].item.id, name, present)
+    if (targets.length === 1) expectLabel(accountId, targets[0].item.id, name, present, picker.lastChosenAt())
     await write(
       targets,
       (store, t) => (present ? store.addLabels(kind, t.item, [name]) : store.removeLabels(kind, t.item, [name])),

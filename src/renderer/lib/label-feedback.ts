@@ -13,10 +13,14 @@ let expected: {
   readonly present: boolean
 } | null = null
 
-/** Starts the measure for one item getting (`present`) or losing a label. */
-export function expectLabel(accountId: string, id: number, label: string, present: boolean): void {
+/**
+ * Starts the measure for one item getting (`present`) or losing a label, from `pickedAt` (when
+ * the label was picked, `performance.now()`), so the work done between the pick and this call
+ * (closing the picker) counts too.
+ */
+export function expectLabel(accountId: string, id: number, label: string, present: boolean, pickedAt: number): void {
   expected = { accountId, id, label, present }
-  perfStart(PERF.labelFeedback)
+  perfStart(PERF.labelFeedback, pickedAt)
 }
 
 /**

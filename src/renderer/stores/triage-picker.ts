@@ -34,6 +34,7 @@ export interface PickerRequest {
 export const useTriagePickerStore = defineStore('triage-picker', () => {
   const request = shallowRef<PickerRequest | null>(null)
   let settle: ((value: string | null) => void) | null = null
+  let chosenAt = 0
 
   function choose(next: PickerRequest): Promise<string | null> {
     settle?.(null)
@@ -45,11 +46,15 @@ export const useTriagePickerStore = defineStore('triage-picker', () => {
 
   /** Called by the picker: the chosen value or text, or null when dismissed. */
   function finish(value: string | null): void {
+    chosenAt = performance.now()
     const done = settle
     settle = null
     request.value = null
     done?.(value)
   }
 
-  return { request, choose, finish }
+  /** When the last choice was made (`performance.now()`): the label feedback measure starts there. */
+  const lastChosenAt = (): number => chosenAt
+
+  return { request, choose, finish, lastChosenAt }
 })

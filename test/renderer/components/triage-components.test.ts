@@ -71,6 +71,39 @@ describe('WorkItemRow', () => {
     await wrapper.find('.work-item-row__check').trigger('click')
     expect(wrapper.emitted('toggle')).toHaveLength(1)
   })
+
+  it('its checkbox shows what the list holds: a click only asks, the prop ticks it', async () => {
+    const wrapper = mount(WorkItemRow, {
+      props: { kind: 'issue', item: issue(1), labels: new Map(), href: '/x' },
+      global: { plugins: [router] },
+    })
+    const box = wrapper.find<HTMLInputElement>('input.work-item-row__check')
+    box.element.click()
+    expect(wrapper.emitted('toggle')).toHaveLength(1)
+    expect(box.element.checked).toBe(false)
+    await wrapper.setProps({ checked: true })
+    expect(box.element.checked).toBe(true)
+    expect(box.attributes('aria-label')).toBe('Select #1')
+  })
+
+  it('marks blocked and pending items with a word that explains itself on hover, confidential ones too', () => {
+    const wrapper = mount(WorkItemRow, {
+      props: {
+        kind: 'issue',
+        item: issue(3, { confidential: true }),
+        labels: new Map(),
+        href: '/x',
+        blocked: true,
+        pending: true,
+      },
+      global: { plugins: [router] },
+    })
+    expect(wrapper.get('[data-testid="blocked-marker"]').attributes('title')).toBe('An open issue blocks this one.')
+    expect(wrapper.get('[data-testid="pending-marker"]').attributes('title')).toBe(
+      'A change made here has not reached the server yet.',
+    )
+    expect(wrapper.findAll('.burrow-marker').map((m) => m.text())).toEqual(['Confidential', 'Blocked', 'Pending'])
+  })
 })
 
 describe('OutboxConflict', () => {
