@@ -8,6 +8,7 @@ const WIDTHS: Record<string, number> = { bug: 40, ui: 40, docs: 40, backend: 60 
 const MORE = 26
 let room = 100
 let observed: (() => void) | null = null
+let observations = 0
 
 beforeEach(() => {
   vi.stubGlobal(
@@ -16,7 +17,10 @@ beforeEach(() => {
       constructor(callback: () => void) {
         observed = callback
       }
-      observe(): void {}
+      observe(): void {
+        observations++
+      }
+      unobserve(): void {}
       disconnect(): void {}
     },
   )
@@ -31,6 +35,7 @@ afterEach(() => {
   vi.restoreAllMocks()
   vi.unstubAllGlobals()
   observed = null
+  observations = 0
 })
 
 async function line(names: string[]) {
@@ -74,6 +79,24 @@ describe('LabelChipLine', () => {
     await flushPromises()
     expect(wrapper.find('[data-testid="labels-more"]').text()).toBe('+1')
     expect(leftOut(wrapper)).toEqual(['docs'])
+    room = 100
+  })
+
+  it('a label added is counted at the next resize observation (after layout), not by forcing a layout at once', async () => {
+    room = 200
+    const wrapper = await line(['bug'])
+    const before = observations
+    const reads = vi.mocked(HTMLElement.prototype.getBoundingClientRect).mock.calls.length
+    await wrapper.setProps({ names: ['bug', 'ui', 'docs'] })
+    await flushPromises()
+    // Observed afresh, nothing read yet.
+    expect(observations).toBe(before + 1)
+    expect(vi.mocked(HTMLElement.prototype.getBoundingClientRect).mock.calls.length).toBe(reads)
+    // The observation (after the frame's layout) counts them: all three fit in 200.
+    observed?.()
+    await flushPromises()
+    expect(wrapper.find('[data-testid="labels-more"]').exists()).toBe(false)
+    expect(leftOut(wrapper)).toEqual([])
     room = 100
   })
 })
