@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { mount } from '@vue/test-utils'
-import { h } from 'vue'
+import { h, nextTick } from 'vue'
 import { describe, expect, it } from 'vitest'
 import CommonVirtualList from '../../../src/renderer/components/common/CommonVirtualList.vue'
 
@@ -18,11 +18,20 @@ function mountList() {
   })
 }
 
+/** After the next animation frame, and the task that follows it. */
+const afterFrame = async (): Promise<void> => {
+  await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+  await nextTick()
+}
+
 describe('CommonVirtualList', () => {
-  it('renders only a window of rows out of ten thousand', () => {
+  it('renders only a window of rows out of ten thousand: the rows in view first, the overscan after that frame', async () => {
     const wrapper = mountList()
+    // 600 px assumed viewport / 30 px rows = 20 rows.
+    expect(wrapper.findAll('.row')).toHaveLength(20)
+    await afterFrame()
+    // Plus 5 below (none above at the top).
     const rows = wrapper.findAll('.row')
-    // 600 px assumed viewport / 30 px rows = 20 rows, plus 5 below (none above at the top).
     expect(rows).toHaveLength(25)
     expect(rows[0].text()).toBe('Issue 1')
   })
@@ -34,6 +43,7 @@ describe('CommonVirtualList', () => {
 
   it('moves the window when scrolled, still rendering only a window', async () => {
     const wrapper = mountList()
+    await afterFrame()
     const viewport = wrapper.find('.common-virtual-list').element as HTMLElement
     viewport.scrollTop = 30 * 5_000
     await wrapper.find('.common-virtual-list').trigger('scroll')
