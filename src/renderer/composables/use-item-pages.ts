@@ -64,8 +64,9 @@ export function useItemPages<K extends CachedKind, T>(options: ItemPagesOptions<
     try {
       const list = await options.fetch(accountId, page * pageSize, pageSize)
       if (mine !== generation) return
+      const current = rows.value
       const next =
-        rows.value.length === list.total ? [...rows.value] : Array.from({ length: list.total }, (_, i) => rows.value[i])
+        current.length === list.total ? [...current] : Array.from({ length: list.total }, (_, i) => current[i])
       list.items.forEach((cached, i) => (next[page * pageSize + i] = toRow(accountId, cached)))
       total.value = list.total
       rows.value = next

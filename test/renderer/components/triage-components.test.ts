@@ -63,6 +63,23 @@ describe('WorkItemRow', () => {
     expect(wrapper.find('[data-testid="pending-marker"]').exists()).toBe(true)
   })
 
+  it('its title is a plain link that a click follows through the router; a modified click is left to the browser', async () => {
+    await router.push('/start')
+    const wrapper = mount(WorkItemRow, {
+      props: { kind: 'issue', item: issue(4), labels: new Map(), href: '/a/acc/projects/5/issues/4' },
+      global: { plugins: [router] },
+    })
+    const link = wrapper.get('a.work-item-row__title')
+    expect(link.attributes('href')).toBe('/a/acc/projects/5/issues/4')
+    const modified = new MouseEvent('click', { bubbles: true, cancelable: true, ctrlKey: true })
+    link.element.dispatchEvent(modified)
+    expect(modified.defaultPrevented).toBe(false)
+    await link.trigger('click')
+    await router.isReady()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(router.currentRoute.value.fullPath).toBe('/a/acc/projects/5/issues/4')
+  })
+
   it('emits toggle from its checkbox', async () => {
     const wrapper = mount(WorkItemRow, {
       props: { kind: 'issue', item: issue(1), labels: new Map(), href: '/x' },
