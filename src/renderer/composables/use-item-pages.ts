@@ -1,4 +1,4 @@
-import { computed, onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue'
+import { computed, onScopeDispose, shallowRef, watch, type ShallowRef } from 'vue'
 import type { CachedItem, CachedKind, CachedList, CachedWire } from '../../shared/ipc/cache'
 import { toReadableError, type ReadableError } from '../lib/ipc-errors'
 import { withAccount, type AccountItem } from '../lib/items'
@@ -7,8 +7,11 @@ import { useCacheChangesStore } from '../stores/cache-changes'
 
 /** The list of cached `K` items, read as `T` rows. */
 export interface ItemPagesOptions<K extends CachedKind, T> {
-  /** Re-queries from scratch when this changes (the filter, the accounts). */
-  readonly key: WatchSource<unknown>
+  /**
+   * Re-queries from scratch when this changes (the filter, the accounts): when its value does, as
+   * JSON, not whenever it is read again (a kept-alive list re-reads its filter on every route change).
+   */
+  readonly key: () => unknown
   readonly accounts: () => readonly string[]
   /** `cache:did-change` kinds that make the list stale. */
   readonly kinds: readonly string[]
@@ -138,7 +141,11 @@ export function useItemPages<K extends CachedKind, T>(options: ItemPagesOptions<
   }
 
   onScopeDispose(useCacheChangesStore().watchCache(options.accounts, options.kinds, () => void reload(false)))
-  watch(options.key, () => void reload(true), { immediate: true, deep: true })
+  watch(
+    () => JSON.stringify(options.key()),
+    () => void reload(true),
+    { immediate: true },
+  )
 
   return { rows, total, loading, error, ensureRange, reload: () => reload(false) }
 }

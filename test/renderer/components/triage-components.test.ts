@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { createApp, defineComponent, effectScope } from 'vue'
+import { createApp, defineComponent, effectScope, ref } from 'vue'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import OutboxConflict from '../../../src/renderer/components/outbox/OutboxConflict.vue'
@@ -200,13 +200,13 @@ describe('useItemPages', () => {
     return { transport, calls, app }
   }
 
-  function pagesFor(accounts: string[], counts: Record<string, number>) {
+  function pagesFor(accounts: string[], counts: Record<string, number>, key: () => unknown = () => accounts) {
     const { transport, calls, app } = listing(counts)
     const scope = effectScope()
     const pages = app.runWithContext(() =>
       scope.run(() =>
         useItemPages<'issue', Issue>({
-          key: () => accounts,
+          key,
           accounts: () => accounts,
           kinds: ['issue'],
           fetch: (accountId, offset, limit) => transport.bridge.request('issues:list', accountId, { offset, limit }),
@@ -253,6 +253,25 @@ describe('useItemPages', () => {
     // Chunks in list order per account, never past an account's end.
     expect(calls.filter((c) => c.accountId === 'b').map((c) => c.offset)).toEqual([0, 100, 600, 1_100])
     expect(calls.filter((c) => c.accountId === 'a').map((c) => c.offset)).toEqual([0])
+  })
+
+  it('keeps its rows when its key is read again with the same value (a kept-alive list and a route change), clears them for a new one', async () => {
+    const route = ref('/issues')
+    const filter = ref('state=all')
+    // The key is read again on every route change, as the list's filter is; its value changes only with the filter.
+    const { pages, calls } = pagesFor(['a'], { a: 300 }, () => (route.value === '' ? [] : [['a'], filter.value]))
+    await flushPromises()
+    const shown = pages.rows.value
+    route.value = '/'
+    await flushPromises()
+    route.value = '/issues'
+    await flushPromises()
+    expect(calls).toHaveLength(1)
+    expect(pages.rows.value).toBe(shown)
+    filter.value = 'state=opened'
+    await flushPromises()
+    expect(calls).toHaveLength(2)
+    expect(pages.rows.value).not.toBe(shown)
   })
 
   it('queries again, once, when the cache says the account changed', async () => {
