@@ -436,6 +436,28 @@ describe('what a person types finds what they mean', () => {
     cache.close()
   })
 
+  it('ranks as a title match only a title where every word starts a word, diacritics and punctuation aside', () => {
+    const cache = new Cache(openCacheDatabase(file()))
+    cache.upsert('a', 'issue', [
+      issue(1, { title: 'Café parser crash', description: 'seen twice' }),
+      issue(2, { title: 'Reparse the cafe menu', description: 'the parser crashes' }),
+      issue(3, { title: 'naïve-parser: cafés', description: null }),
+      issue(4, { title: 'Menu', description: 'café parser' }),
+      issue(5, { title: 'Parser for the café 𝔸parser', description: null }),
+    ])
+    cache.upsert('a', 'note', [note(100, 4, 'a newer comment: parser café')])
+    const hits = searchCache(cache, 'a', { query: 'cafe pars' }).hits
+    // Titles first (newest first), then the rest: "Reparse" does not start with "pars".
+    expect(hits.map((h) => [h.id, h.matched_in])).toEqual([
+      [5, 'title'],
+      [3, 'title'],
+      [1, 'title'],
+      [4, 'note'],
+      [2, 'description'],
+    ])
+    cache.close()
+  })
+
   it('shows each hit with its project or group path and GitLab reference', () => {
     const cache = world()
     const byKind = Object.fromEntries(

@@ -91,6 +91,8 @@ interface SearchCache {
   readonly expansions: TermExpansions
   readonly items: Readonly<Record<SearchKind, Statement>>
   readonly docBody: Statement
+  /** A statement of this cache's searches, prepared once (their SQL varies only with the kinds and filters asked). */
+  statement(sql: string): Statement
 }
 
 const searchCaches = new WeakMap<Cache, SearchCache>()
@@ -99,6 +101,7 @@ function searchCacheOf(cache: Cache): SearchCache {
   let kept = searchCaches.get(cache)
   if (kept === undefined) {
     const prepare = (sql: string): Statement => cache.db.prepare(sql)
+    const prepared = new Map<string, Statement>()
     kept = {
       expansions: new TermExpansions(cache),
       items: {
@@ -107,7 +110,12 @@ function searchCacheOf(cache: Cache): SearchCache {
         epic: prepare(ITEM_SQL.epic),
         milestone: prepare(ITEM_SQL.milestone),
       },
-      docBody: prepare('SELECT body FROM search_docs WHERE rowid = ?'),
+      docBody: prepare('SELECT rowid, body FROM search_docs WHERE rowid IN (SELECT value FROM json_each(?))').raw(),
+      statement(sql) {
+        let statement = prepared.get(sql)
+        if (statement === undefined) prepared.set(sql, (statement = prepare(sql)))
+        return statement
+      },
     }
     searchCaches.set(cache, kept)
   }
@@ -244,7 +252,7 @@ function itemSql(
   // The columns follow the JSON (optimistic changes included); only the URL is read from it.
   return `SELECT x.id AS id, ${projectId} AS project_id, ${groupId} AS group_id, x.iid AS iid, x.title AS title,
             x.state AS state, json_extract(x.json, '$.web_url') AS web_url, ${description} AS description, ${path} AS path
-          FROM ${table} x ${joins} WHERE x.acct = ? AND x.id = ?`
+          FROM ${table} x ${joins} WHERE x.acct = ? AND x.id IN (SELECT value FROM json_each(?))`
 }
 
 interface ItemRow {
@@ -312,9 +320,9 @@ export function parseReference(input: string): Reference | null {
  * apply to every match) and stops after `SEARCH_WINDOW` of them: a query that matches more
  * ranks the newest `SEARCH_WINDOW` only, and its `total` is an estimate (`exact: false`) from
  * how densely the window's matches lie in the index. Which of those hold every word in their
- * title is a second, title-only match bounded to the window's rowids. No relevance function
+ * title is tested on the window's titles, which the pass brings along. No relevance function
  * runs (bm25 first reads every term's whole doclist: most of a search's cost on a large
- * cache). Only the page's hits read their items and get snippets.
+ * cache). Only the page's hits read their items and get snippets, in one query per kind.
  */
 export function searchCache(
   cache: Cache,
@@ -357,12 +365,10 @@ function searchIndex(
   params: SearchParams,
   window: number,
 ): { found: Found[]; total: number; exact: boolean } {
-  const db = cache.db
-  const { expansions } = searchCacheOf(cache)
-  const expanded = terms.map((term) => ({ term, words: expansions.expand(term) }))
+  const kept = searchCacheOf(cache)
+  const expanded = terms.map((term) => ({ term, words: kept.expansions.expand(term) }))
   // A prefix no word of the index starts with matches nothing.
   if (expanded.some((x) => x.words?.length === 0)) return { found: [], total: 0, exact: true }
-  const match = matchExpression(expanded)
   const filters = filterClauses(cache, acct, params, 'd.', (state) => state)
   const where = [
     'search_fts MATCH ?',
@@ -370,47 +376,81 @@ function searchIndex(
     `d.parent_kind IN (${kinds.map(() => '?').join(', ')})`,
     ...filters.where,
   ]
-  const args: unknown[] = [match, acct, ...kinds, ...filters.args]
-  // The FTS table is the outer loop (CROSS JOIN) and walks its rowids backwards, so LIMIT stops the walk.
-  const rows = db
-    .prepare(
-      `SELECT f.rowid AS rowid, d.parent_kind AS kind, d.parent_id AS id, d.kind AS doc_kind
+  const rows = kept
+    .statement(
+      `SELECT f.rowid, d.parent_kind, d.parent_id, d.kind, CASE WHEN d.kind = 'note' THEN NULL ELSE d.title END
        FROM search_fts f CROSS JOIN search_docs d ON d.rowid = f.rowid
        WHERE ${where.join(' AND ')}
        ORDER BY f.rowid DESC LIMIT ?`,
     )
-    .all(...args, window + 1) as { rowid: number; kind: IndexedKind; id: number; doc_kind: string }[]
+    .raw()
+    .all(matchExpression(expanded), acct, ...kinds, ...filters.args, window + 1) as WindowRow[]
   const truncated = rows.length > window
   if (truncated) rows.length = window
   if (rows.length === 0) return { found: [], total: 0, exact: true }
 
-  // Documents of the window with every word in their title (an item's own document; notes have none).
-  const oldest = rows[rows.length - 1].rowid
-  const inTitle = new Set(
-    db
-      .prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid >= ?')
-      .pluck()
-      .all(`{title} : (${match})`, oldest) as number[],
-  )
+  // Which documents hold every word in their title is tested here rather than by a second,
+  // title-only match: FTS5 would read the whole doclist of each word for it (a word found in every
+  // description but no title walks all of them), where these few thousand short titles are at hand.
+  const inTitle = titleTest(terms)
+  // Each item once, where it first shows (its newest document), with its best document: one
+  // whose title holds every word, else the newest. Title matches rank first, each tier in order.
   const items = new Map<string, Found>()
-  for (const r of rows) {
-    const key = `${r.kind}:${r.id}`
+  for (const [rowid, kind, id, docKind, title] of rows) {
+    const key = `${kind}:${id}`
     const known = items.get(key)
-    const tier = inTitle.has(r.rowid) && r.doc_kind !== 'note' ? TIER.title : TIER.elsewhere
-    // Rows come newest first: an item keeps its newest match unless a later row matches its title.
-    if (known === undefined || tier < known.tier)
-      items.set(key, { kind: r.kind, id: r.id, tier, doc: r.rowid, docKind: r.doc_kind })
+    if (known !== undefined && known.tier === TIER.title) continue
+    const tier = title !== null && inTitle(title) ? TIER.title : TIER.elsewhere
+    // A later (older) row replaces what is known only when it matches the title; the Map keeps the first place.
+    if (known === undefined || tier < known.tier) items.set(key, { kind, id, tier, doc: rowid, docKind })
   }
-  const found = [...items.values()].sort((a, b) => a.tier - b.tier)
+  const found: Found[] = []
+  for (const f of items.values()) if (f.tier === TIER.title) found.push(f)
+  for (const f of items.values()) if (f.tier !== TIER.title) found.push(f)
   let total = found.length
   if (truncated) {
     // The window's matches lie between its oldest rowid and the newest; the rest of the index,
     // down to its first rowid, is taken to hold them as densely.
-    const lowest = (db.prepare('SELECT min(rowid) FROM search_docs').pluck().get() as number | null) ?? 0
-    const newest = rows[0].rowid
+    const lowest = (kept.statement('SELECT min(rowid) FROM search_docs').pluck().get() as number | null) ?? 0
+    const newest = rows[0][0]
+    const oldest = rows[rows.length - 1][0]
     total = Math.max(found.length + 1, Math.round((found.length * (newest - lowest + 1)) / (newest - oldest + 1)))
   }
   return { found, total, exact: !truncated }
+}
+
+/** A row of the search window: rowid, item kind, item id, document kind, and the title (null for notes). */
+type WindowRow = [number, IndexedKind, number, string, string | null]
+
+/**
+ * Whether a title holds every term, each as the start of a word (the index's own rule: folded,
+ * words as unicode61 parts them). Each term is looked for with indexOf and kept where no word
+ * character comes right before it, so a few thousand titles cost a fraction of a millisecond.
+ */
+function titleTest(terms: readonly Term[]): (title: string) => boolean {
+  const startsWord = (text: string, term: Term): boolean => {
+    for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) {
+      if (at === 0) return true
+      const before = text.charCodeAt(at - 1)
+      // ASCII, most of what comes before a word, without a regex: anything but a letter or a digit.
+      if (before < 0x80) {
+        if (!(
+          (before >= 0x30 && before <= 0x39) ||
+          (before >= 0x61 && before <= 0x7a) ||
+          (before >= 0x41 && before <= 0x5a)
+        ))
+          return true
+      } else if (
+        !isWordChar(String.fromCodePoint(text.codePointAt(at - (before >= 0xdc00 && before <= 0xdfff ? 2 : 1)) ?? 0))
+      )
+        return true
+    }
+    return false
+  }
+  return (title) => {
+    const folded = fold(title)
+    return terms.every((t) => startsWord(folded, t))
+  }
 }
 
 /**
@@ -557,24 +597,26 @@ function milestonePathIds(cache: Cache, acct: number, path: string): number[] {
     .all(acct, path) as number[]
 }
 
-/** Reads the page's items, with their paths, references and snippets. */
+/** Reads the page's items, with their paths, references and snippets: one query per kind, one for the documents. */
 function readHits(cache: Cache, acct: number, page: readonly Found[], terms: readonly Term[]): SearchHit[] {
   const { items, docBody } = searchCacheOf(cache)
+  const rows = new Map<string, ItemRow>()
+  for (const kind of new Set(page.map((f) => f.kind))) {
+    const ids = page.filter((f) => f.kind === kind).map((f) => f.id)
+    for (const row of items[kind].all(acct, JSON.stringify(ids)) as ItemRow[]) rows.set(`${kind}:${row.id}`, row)
+  }
+  const docs = page.flatMap((f) => (f.doc === null || f.tier === TIER.reference ? [] : [f.doc]))
+  const bodies = new Map(docs.length === 0 ? [] : (docBody.all(JSON.stringify(docs)) as [number, string | null][]))
   const hits: SearchHit[] = []
   page.forEach((f, position) => {
-    const item = items[f.kind].get(acct, f.id) as ItemRow | undefined
+    const item = rows.get(`${f.kind}:${f.id}`)
     if (item === undefined) return
     const title = typeof item.title === 'string' ? item.title : ''
     const iid = typeof item.iid === 'number' ? item.iid : 0
     const { matchedIn, snippet } =
       f.tier === TIER.reference
         ? { matchedIn: 'reference' as const, snippet: [{ text: title, match: false }] }
-        : matchOf(
-            f,
-            item,
-            terms,
-            f.doc === null ? undefined : (docBody.get(f.doc) as { body: string | null } | undefined),
-          )
+        : matchOf(f, item, terms, f.doc === null ? null : (bodies.get(f.doc) ?? null))
     hits.push({
       kind: f.kind,
       id: f.id,
@@ -600,11 +642,11 @@ function matchOf(
   f: Found,
   item: ItemRow,
   terms: readonly Term[],
-  doc: { readonly body: string | null } | undefined,
+  docBody: string | null,
 ): { matchedIn: SearchHit['matched_in']; snippet: SnippetPart[] } {
   // Snippets are cut here rather than by FTS5's snippet(), which would run the query again per hit.
   const markdown =
-    f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (doc?.body ?? '')
+    f.kind === 'milestone' ? (typeof item.description === 'string' ? item.description : '') : (docBody ?? '')
   // Shown as text: `### Summary` and `**bold**` would read as the marks themselves.
   const body = snippetText(markdown.length > 20_000 ? markdown.slice(0, 20_000) : markdown)
   // A title match shows the description below the title rather than the title twice.
