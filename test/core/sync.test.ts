@@ -314,6 +314,8 @@ describe('sync: the server goes away mid-sync', () => {
     // Two pages committed: 5 issues, then 4 more (the second page is asked from the first's last
     // updated_at, so it starts with that issue again, already applied).
     expect((await call<CachedList<'issue'>>(w.core, 'issues:list', w.accountId, {})).total).toBe(9)
+    // The stopped run indexed what it wrote for search before it ended, not at the next start.
+    expect((await call<{ total: number }>(w.core, 'search:query', w.accountId, { query: 'issue' })).total).toBe(9)
 
     await backOnline(w)
     const second = await sync(w)

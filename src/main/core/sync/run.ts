@@ -228,6 +228,9 @@ export class SyncRun {
   /** Issues this run wrote as new or changed, per project: whose links are saved again. */
   private readonly changedIssues = new Map<number, Map<number, string>>()
 
+  /** Whether lists have finished since the last request with their search documents not yet indexed (syncList). */
+  private indexOwed = false
+
   constructor(private readonly o: RunOptions) {
     this.perPage = o.perPage ?? 100
     this.pagesPerCommit = o.pagesPerCommit ?? PAGES_PER_COMMIT
@@ -236,6 +239,16 @@ export class SyncRun {
   }
 
   async run(): Promise<void> {
+    try {
+      await this.runScopes()
+    } finally {
+      // What the last lists wrote (or a failed run's lists, up to where they stopped).
+      this.indexOwed = false
+      this.o.cache.indexSearchDocs()
+    }
+  }
+
+  private async runScopes(): Promise<void> {
     const { projects, groups } = await this.resolveScope()
     this.scopesTotal = projects.length + groups.length
     this.progress(null)
@@ -424,8 +437,9 @@ export class SyncRun {
     try {
       await this.pageThrough(list)
     } finally {
-      // The pages' search documents, indexed in one statement (writePages defers them).
-      this.o.cache.indexSearchDocs()
+      // The pages' search documents (writePages defers them) are indexed in one statement once
+      // the next request is on its way, so the server answers it meanwhile (see requestSent).
+      this.indexOwed = true
     }
   }
 
@@ -854,7 +868,9 @@ export class SyncRun {
   private async get<T>(path: string, query?: Query): Promise<T> {
     this.signal.throwIfAborted()
     this.stats.requests++
-    return this.o.client.get<T>(path, query, { signal: this.signal })
+    const answer = this.o.client.get<T>(path, query, { signal: this.signal })
+    this.requestSent()
+    return answer
   }
 
   private async getPage(
@@ -863,7 +879,22 @@ export class SyncRun {
   ): Promise<{ items: JsonObject[]; nextPage: number | null; total: number | null }> {
     this.signal.throwIfAborted()
     this.stats.requests++
-    return this.o.client.getPage<JsonObject>(path, query, { signal: this.signal })
+    const answer = this.o.client.getPage<JsonObject>(path, query, { signal: this.signal })
+    this.requestSent()
+    return answer
+  }
+
+  /**
+   * Indexes the search documents of the lists finished since the last request, once this
+   * request is on its way: indexed before it (at the end of each list), the server had nothing
+   * to do meanwhile. A failure stops the run as a failed write would; run() indexes what is left.
+   */
+  private requestSent(): void {
+    if (!this.indexOwed) return
+    this.indexOwed = false
+    void requestsDispatched()
+      .then(() => this.o.cache.indexSearchDocs())
+      .catch((error: unknown) => this.halt.abort(error))
   }
 
   /** Every page of a small list (projects, groups, milestones, labels, to-dos, discussions). */
