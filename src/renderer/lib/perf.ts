@@ -2,27 +2,10 @@
  * User Timing marks around what the user waits for, read by `npm run bench -- ui` through
  * Playwright (`performance.getEntriesByName`). Each measure ends after the change is painted:
  * the end mark is taken in a task queued from the next animation frame, i.e. after that frame
- * was rendered (a message task: `nextTask`).
+ * was rendered (`afterPaint`, frames.ts).
  */
 
-/**
- * Runs `done` in a task of its own: a message, which Chromium runs as soon as the current task
- * (from an animation frame callback: that frame's style, layout, paint and commit) is over. A
- * timer would do the same in principle, but Chromium may run the next frame before a timer, so a
- * measure ended from one could count a frame that shows nothing of what it measures.
- */
-function nextTask(done: () => void): void {
-  if (typeof MessageChannel !== 'function') {
-    setTimeout(done, 0)
-    return
-  }
-  const channel = new MessageChannel()
-  channel.port1.onmessage = () => {
-    channel.port1.close()
-    done()
-  }
-  channel.port2.postMessage(null)
-}
+import { afterPaint } from './frames'
 
 /** Measure names (also their start marks, with `:start`). */
 export const PERF = {
@@ -63,10 +46,6 @@ export function perfPending(name: PerfName): boolean {
 export function perfEnd(name: PerfName, detail?: Readonly<Record<string, unknown>>): void {
   if (!perfPending(name)) return
   const start = `${name}:start`
-  const afterPaint = (done: () => void): void => {
-    if (typeof requestAnimationFrame !== 'function') setTimeout(done, 0)
-    else requestAnimationFrame(() => nextTask(done))
-  }
   afterPaint(() => {
     if (performance.getEntriesByName(start, 'mark').length === 0) return
     performance.measure(name, { start, detail })

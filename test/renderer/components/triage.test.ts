@@ -119,10 +119,13 @@ describe('triage shortcuts', () => {
     ])
     await typeAndEnter('ui')
     expect(updates(transport)).toEqual([{ add_labels: ['ui'] }])
+    // The choice is applied first; the dialog, inert at once, starts to leave after the next frame.
+    const picker = () => document.querySelector<HTMLElement>('[data-testid="triage-picker"]')
+    expect(picker()?.hasAttribute('inert')).toBe(true)
+    expect(picker()?.style.display).not.toBe('none')
     // Closed: the dialog keeps what it showed while it fades out (no transition ends here, so it
     // stays hidden rather than going; the e2e tests see it go in Chromium).
-    const picker = document.querySelector<HTMLElement>('[data-testid="triage-picker"]')
-    expect(picker === null || picker.style.display === 'none').toBe(true)
+    await vi.waitFor(() => expect(picker() === null || picker()?.style.display === 'none').toBe(true))
   })
 
   it('l leaves a burrow:label-picker-open measure once the labels are listed (the ui bench reads it)', async () => {
