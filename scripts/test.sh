@@ -70,6 +70,7 @@ node - "$WORK/vitest.json" "$WORK/playwright.json" "${failures[@]}" <<'EOF'
 const { existsSync, readFileSync } = require('node:fs')
 const [vitestFile, playwrightFile, ...failedSteps] = process.argv.slice(2)
 const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null)
+const firstLine = (text) => String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300) ?? ''
 let passed = 0
 let failed = 0
 const notes = []
@@ -84,6 +85,13 @@ if (vitest === null) {
   passed += vitest.numPassedTests
   failed += vitest.numFailedTests + brokenFiles
   notes.push(`vitest: ${vitest.numPassedTests} passed, ${vitest.numFailedTests} failed, ${brokenFiles} files failed to run, ${vitest.numPendingTests + vitest.numTodoTests} skipped`)
+  // Only the end of CI's output is kept: name what failed here, with the first line of its error.
+  for (const file of vitest.testResults) {
+    const where = file.name.replace(process.cwd() + '/', '')
+    const failing = file.assertionResults.filter((a) => a.status === 'failed')
+    if (file.status === 'failed' && failing.length === 0) notes.push(`  FAILED TO RUN ${where}: ${firstLine(file.message)}`)
+    for (const a of failing) notes.push(`  FAILED ${where} > ${a.fullName}: ${firstLine((a.failureMessages ?? [])[0])}`)
+  }
 }
 
 const playwright = read(playwrightFile)
@@ -96,6 +104,18 @@ if (playwright === null) {
   passed += s.expected + s.flaky
   failed += s.unexpected + errors
   notes.push(`playwright: ${s.expected + s.flaky} passed, ${s.unexpected} failed, ${errors} errors, ${s.skipped} skipped`)
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue
+        const error = (test.results ?? []).map((r) => r.error?.message).find(Boolean)
+        notes.push(`  FAILED ${spec.file}:${spec.line} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, ...(child.title && !child.title.endsWith('.ts') ? [child.title] : [])])
+  }
+  for (const suite of playwright.suites ?? []) walk(suite, [])
+  for (const error of playwright.errors ?? []) notes.push(`  ERROR ${firstLine(error.message)}`)
 }
 
 for (const step of failedSteps) notes.push(`${step}: FAILED`)
