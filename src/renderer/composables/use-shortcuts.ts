@@ -5,6 +5,8 @@ import { useCommandsStore, type Command } from '../stores/commands'
 /** Typing here should not trigger single-key shortcuts. */
 function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false
+  // A field of a dialog that is leaving (inert) may keep the focus until it is gone: keys are the page's.
+  if (target.closest('[inert]') !== null) return false
   if (target.isContentEditable) return true
   const tag = target.tagName
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true

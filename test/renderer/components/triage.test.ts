@@ -128,6 +128,29 @@ describe('triage shortcuts', () => {
     await vi.waitFor(() => expect(picker() === null || picker()?.style.display === 'none').toBe(true))
   })
 
+  it('keys on the field of an answered picker, still focused while it leaves, are the page’s', async () => {
+    const { transport } = await mountTriage()
+    press('l')
+    await flushPromises()
+    await typeAndEnter('ui')
+    const field = document.querySelector<HTMLInputElement>('[data-testid="triage-filter"] input')
+    if (field === null) throw new Error('no picker input')
+    const key = (k: string) =>
+      field.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }))
+    // Enter again picks nothing: the dialog is answered.
+    key('Enter')
+    await flushPromises()
+    expect(updates(transport)).toEqual([{ add_labels: ['ui'] }])
+    // A shortcut reaches the page: l opens the picker anew, no longer inert, with ui set now.
+    key('l')
+    await flushPromises()
+    expect(document.querySelector('[data-testid="triage-picker"]')?.hasAttribute('inert')).toBe(false)
+    expect(options()).toEqual([
+      ['bug', 'true'],
+      ['ui', 'true'],
+    ])
+  })
+
   it('l leaves a burrow:label-picker-open measure once the labels are listed (the ui bench reads it)', async () => {
     performance.clearMeasures()
     await mountTriage()
