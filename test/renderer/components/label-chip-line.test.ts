@@ -99,4 +99,32 @@ describe('LabelChipLine', () => {
     expect(leftOut(wrapper)).toEqual([])
     room = 100
   })
+  it('shows the labels left out while +N is focused, and forgets it when +N goes with no leave event', async () => {
+    const wrapper = mount(LabelChipLine, {
+      props: { names: ['bug', 'ui', 'docs'], labels: new Map() },
+      attachTo: document.body,
+    })
+    await flushPromises()
+    observed?.()
+    await flushPromises()
+    const shown = () =>
+      [...document.querySelectorAll('[data-testid="labels-more-list"] .label-chip')].map(
+        (c) => (c as HTMLElement).dataset.label,
+      )
+    expect(shown()).toEqual([])
+    await wrapper.find('[data-testid="labels-more"]').trigger('focus')
+    await vi.waitFor(() => expect(shown()).toEqual(['ui', 'docs']))
+    // The box grows: every chip fits, +N goes while focused, and no blur is dispatched for it.
+    room = 200
+    observed?.()
+    await flushPromises()
+    expect(wrapper.find('[data-testid="labels-more"]').exists()).toBe(false)
+    // Narrow again: +N is back, but nothing points at it, so no tooltip opens by itself.
+    room = 100
+    observed?.()
+    await flushPromises()
+    expect(wrapper.find('[data-testid="labels-more"]').exists()).toBe(true)
+    await vi.waitFor(() => expect(shown()).toEqual([]))
+    wrapper.unmount()
+  })
 })
